@@ -1,0 +1,148 @@
+import { ConfigError } from './config-error.js';
+import {
+  parseChoice,
+  parseDatabaseUrl,
+  parseInteger,
+  parseMqttUrl,
+  parseNumber,
+  parsePathPrefix,
+  parsePort,
+  parseTimeZone,
+  parseTopicTemplate,
+} from './parsers.js';
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** Values used to create the first organization on an empty store; unset ones are generated. */
+export interface BootstrapConfig {
+  organizationName?: string;
+  email?: string;
+  password?: string;
+  clientId?: string;
+  clientSecret?: string;
+  mqttUsername?: string;
+  mqttPassword?: string;
+}
+
+/** Every setting of the platform, validated. Built only by `loadConfig`; passed explicitly everywhere. */
+export interface Config {
+  /** HTTP listener (REST, GraphQL, docs, health, metrics). Port 0 picks a free port (tests). */
+  port: number;
+  host: string;
+  /** `file:PATH` for SQLite (WAL), `postgres://...` for PostgreSQL. */
+  databaseUrl: string;
+  /** External broker; undefined means the embedded broker on `mqttPort`. */
+  mqttUrl: string | undefined;
+  mqttPort: number;
+  restBasePath: string;
+  graphqlPath: string;
+  /** IANA zone for the local date-times of alert periods. */
+  alertTimeZone: string;
+  /** Silence, in seconds, after which a gateway / device connection-lost alert opens. */
+  gatewayTimeoutS: number;
+  deviceTimeoutS: number;
+  /** How often the alert engine evaluates silence. */
+  alertIntervalS: number;
+  /** Battery low opens below `batteryLowPercent` and closes at `batteryOkPercent` or more (hysteresis). */
+  batteryLowPercent: number;
+  batteryOkPercent: number;
+  /** Topic template of the data feed; placeholders {org}, {group}, {tuid}, {tsmId}. */
+  integrationTopic: string;
+  logLevel: LogLevel;
+  /** Requests per minute allowed per token and per client address. */
+  rateLimitPerToken: number;
+  rateLimitPerAddress: number;
+  /** Uplink batching: a batch is written when it holds this many messages or is this old. */
+  ingestBatchSize: number;
+  ingestBatchMs: number;
+  bootstrap: BootstrapConfig;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * One row per variable: its default and how it is read. The README's configuration table mirrors this list
+ * (a test checks that every variable here is documented there).
+ */
+const settings = {
+  port: { variable: 'PORT', fallback: '8080', read: parsePort },
+  host: { variable: 'HOST', fallback: '0.0.0.0', read: parseHost },
+  databaseUrl: { variable: 'DATABASE_URL', fallback: 'file:./data/thingdesk.db', read: parseDatabaseUrl },
+  mqttUrl: { variable: 'MQTT_URL', fallback: undefined, read: parseMqttUrl },
+  mqttPort: { variable: 'MQTT_PORT', fallback: '1883', read: parsePort },
+  restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
+  graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
+  alertTimeZone: { variable: 'ALERT_TIMEZONE', fallback: 'UTC', read: parseTimeZone },
+  gatewayTimeoutS: { variable: 'GATEWAY_TIMEOUT_S', fallback: '900', read: positiveSeconds },
+  deviceTimeoutS: { variable: 'DEVICE_TIMEOUT_S', fallback: '3600', read: positiveSeconds },
+  alertIntervalS: { variable: 'ALERT_INTERVAL_S', fallback: '30', read: positiveSeconds },
+  batteryLowPercent: { variable: 'BATTERY_LOW_PERCENT', fallback: '15', read: percent },
+  batteryOkPercent: { variable: 'BATTERY_OK_PERCENT', fallback: '20', read: percent },
+  integrationTopic: { variable: 'INTEGRATION_TOPIC', fallback: 'thingdesk/{org}/data/{group}/{tuid}/{tsmId}', read: parseTopicTemplate },
+  logLevel: { variable: 'LOG_LEVEL', fallback: 'info', read: (name: string, raw: string) => parseChoice(name, raw, logLevels) },
+  rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
+  rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
+  ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '500', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  ingestBatchMs: { variable: 'INGEST_BATCH_MS', fallback: '20', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },
+} as const;
+
+const bootstrapVariables = {
+  organizationName: 'BOOTSTRAP_ORG',
+  email: 'BOOTSTRAP_EMAIL',
+  password: 'BOOTSTRAP_PASSWORD',
+  clientId: 'BOOTSTRAP_CLIENT_ID',
+  clientSecret: 'BOOTSTRAP_CLIENT_SECRET',
+  mqttUsername: 'BOOTSTRAP_MQTT_USERNAME',
+  mqttPassword: 'BOOTSTRAP_MQTT_PASSWORD',
+} as const satisfies Record<keyof BootstrapConfig, string>;
+
+/** Every variable the platform reads, in documentation order. */
+export const configVariables: readonly string[] = [
+  ...Object.values(settings).map((s) => s.variable),
+  ...Object.values(bootstrapVariables),
+];
+
+/**
+ * Reads and validates the whole configuration. Throws a ConfigError naming the first bad variable.
+ * An empty value counts as unset, so `MQTT_URL=` in a shell means "embedded broker".
+ */
+export function loadConfig(env: Env): Config {
+  const values: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(settings)) {
+    const raw = nonEmpty(env[setting.variable]) ?? setting.fallback;
+    values[key] = raw === undefined ? undefined : setting.read(setting.variable, raw);
+  }
+  const config = values as unknown as Omit<Config, 'bootstrap'>;
+  if (config.batteryOkPercent < config.batteryLowPercent) {
+    throw new ConfigError('BATTERY_OK_PERCENT', `must be at least BATTERY_LOW_PERCENT (${config.batteryLowPercent})`);
+  }
+  const bootstrap: BootstrapConfig = {};
+  for (const [key, variable] of Object.entries(bootstrapVariables)) {
+    const raw = nonEmpty(env[variable]);
+    if (raw !== undefined) bootstrap[key as keyof BootstrapConfig] = raw;
+  }
+  return { ...config, bootstrap };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function parseHost(name: string, raw: string): string {
+  const value = raw.trim();
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(value)) throw new ConfigError(name, `"${raw}" is not a host name or address`);
+  return value;
+}
+
+function positiveSeconds(name: string, raw: string): number {
+  return parseInteger(name, raw, 1, 31 * 24 * 3600);
+}
+
+function percent(name: string, raw: string): number {
+  return parseNumber(name, raw, 0, 100);
+}
+
+function perMinute(name: string, raw: string): number {
+  return parseInteger(name, raw, 1, 10_000_000);
+}

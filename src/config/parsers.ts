@@ -1,0 +1,107 @@
+import { ConfigError } from './config-error.js';
+
+/** Parsers for environment values: each returns the typed value or throws a ConfigError naming the variable. */
+
+export function parseInteger(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw.trim());
+  if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `"${raw}" is not an integer between ${min} and ${max}`);
+  }
+  return value;
+}
+
+export function parseNumber(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw.trim());
+  if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
+    throw new ConfigError(name, `"${raw}" is not a number between ${min} and ${max}`);
+  }
+  return value;
+}
+
+export function parsePort(name: string, raw: string): number {
+  return parseInteger(name, raw, 0, 65535);
+}
+
+export function parseChoice<T extends string>(name: string, raw: string, choices: readonly T[]): T {
+  const value = raw.trim().toLowerCase();
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `"${raw}" is not one of ${choices.join(', ')}`);
+  }
+  return value as T;
+}
+
+/** A path prefix such as `/api/v1`: starts with `/`, no trailing slash, no spaces, query or fragment. */
+export function parsePathPrefix(name: string, raw: string): string {
+  const value = raw.trim();
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(value)) {
+    throw new ConfigError(name, `"${raw}" is not a path like /api/v1 (segments of letters, digits, . _ ~ -)`);
+  }
+  return value;
+}
+
+export function parseTimeZone(name: string, raw: string): string {
+  const value = raw.trim();
+  try {
+    // Intl throws a RangeError for zones the runtime's ICU data does not know.
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError(name, `"${raw}" is not an IANA time zone such as UTC or Europe/Helsinki`);
+  }
+}
+
+export function parseDatabaseUrl(name: string, raw: string): string {
+  const value = raw.trim();
+  if (value.startsWith('file:')) {
+    if (value.length === 'file:'.length) throw new ConfigError(name, 'a file: URL needs a path, e.g. file:./data/thingdesk.db');
+    return value;
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+      return value;
+    } catch {
+      throw new ConfigError(name, `"${redactUrl(value)}" is not a valid postgres:// URL`);
+    }
+  }
+  throw new ConfigError(name, `"${redactUrl(value)}" must start with file: (SQLite) or postgres:// (PostgreSQL)`);
+}
+
+export function parseMqttUrl(name: string, raw: string): string {
+  const value = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, `"${redactUrl(value)}" is not a URL like mqtt://host:1883`);
+  }
+  if (!['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'ws:', 'wss:'].includes(url.protocol)) {
+    throw new ConfigError(name, `"${redactUrl(value)}" must use mqtt://, mqtts://, ws:// or wss://`);
+  }
+  return value;
+}
+
+/** The placeholders a data-feed topic template may use; each becomes one topic segment. */
+export const integrationTopicPlaceholders = ['org', 'group', 'tuid', 'tsmId'] as const;
+
+export function parseTopicTemplate(name: string, raw: string): string {
+  const value = raw.trim();
+  if (value === '' || /[+#\s]/.test(value) || value.startsWith('/') || value.endsWith('/') || value.includes('//')) {
+    throw new ConfigError(name, `"${raw}" must be a topic without wildcards, spaces or empty segments`);
+  }
+  for (const match of value.matchAll(/\{([^}]*)\}/g)) {
+    const placeholder = match[1] ?? '';
+    if (!(integrationTopicPlaceholders as readonly string[]).includes(placeholder)) {
+      throw new ConfigError(name, `unknown placeholder {${placeholder}}; use ${integrationTopicPlaceholders.map((p) => `{${p}}`).join(', ')}`);
+    }
+  }
+  if (!value.includes('{org}')) {
+    // Without the organization in the topic, broker access rules could not keep one tenant's feed from another.
+    throw new ConfigError(name, `"${raw}" must contain {org}`);
+  }
+  return value;
+}
+
+/** Hides the password of a URL so that error lines and logs never carry it. */
+export function redactUrl(value: string): string {
+  return value.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}

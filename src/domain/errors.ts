@@ -1,0 +1,74 @@
+/**
+ * The one catalog of failures the platform reports. Transports map each code once: REST to an HTTP status
+ * (src/http/problem.ts), GraphQL to `extensions.code`. docs/errors.md documents every code; a test keeps the three
+ * in step.
+ */
+export const errorCatalog = {
+  VALIDATION_FAILED: 'A request field is missing, of the wrong type or outside its allowed values.',
+  MALFORMED_JSON: 'The request body is not valid JSON.',
+  UNAUTHENTICATED: 'The token is missing, invalid, expired or revoked, or the credentials are wrong.',
+  FORBIDDEN: 'The caller is signed in but its role does not allow this operation.',
+  NOT_FOUND: 'No such thing, group or route for this organization.',
+  CONFLICT: 'The resource already exists or the request conflicts with its current state.',
+  INVALID_TRANSITION: 'The installation status cannot move from its current state to the requested one.',
+  PAYLOAD_TOO_LARGE: 'The request body is larger than the limit.',
+  UNSUPPORTED_MEDIA_TYPE: 'The request body is not JSON.',
+  RATE_LIMITED: 'Too many requests; retry after the given number of seconds.',
+  SERVICE_UNAVAILABLE: 'A dependency (store or broker) is not reachable; retry later.',
+  INTERNAL: 'An unexpected error; details are in the server log under the request id.',
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+/** One bad input, named by its path (`limit`, `commands[2].reportInterval`). */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** A failure with a stable code, safe to show to the caller. Anything else thrown is an internal error. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors: readonly FieldProblem[] = [],
+    /** Extra facts for the transport, e.g. `retryAfterS` for RATE_LIMITED or `allowed` for INVALID_TRANSITION. */
+    readonly meta: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export function validationFailed(errors: readonly FieldProblem[], message?: string): AppError {
+  const summary = message ?? (errors.length === 1 ? errors[0]!.message : `${errors.length} fields are invalid: ${errors.map((e) => e.field).join(', ')}`);
+  return new AppError('VALIDATION_FAILED', summary, errors);
+}
+
+export function invalidField(field: string, message: string): AppError {
+  return validationFailed([{ field, message }]);
+}
+
+export function unauthenticated(message = 'Authentication is required: the token is missing, invalid or expired.'): AppError {
+  return new AppError('UNAUTHENTICATED', message);
+}
+
+export function forbidden(message = 'Your role does not allow this operation.'): AppError {
+  return new AppError('FORBIDDEN', message);
+}
+
+export function notFound(message: string): AppError {
+  return new AppError('NOT_FOUND', message);
+}
+
+export function conflict(message: string): AppError {
+  return new AppError('CONFLICT', message);
+}
+
+export function rateLimited(retryAfterS: number): AppError {
+  return new AppError('RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfterS} seconds.`, [], { retryAfterS });
+}
+
+export function serviceUnavailable(message = 'The service is temporarily unavailable; retry later.'): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', message);
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from '../app/logger.js';
+import type { Metrics } from '../app/metrics.js';
+import { notFound } from '../domain/errors.js';
+import { sendProblem, toAppError } from './problem.js';
+
+export const bodyLimitBytes = 1024 * 1024;
+
+// A caller's X-Request-Id is kept when it is a sane token, so a request can be followed across services.
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The bare HTTP server: logging with request ids, body limit, JSON-only bodies, trailing slashes, the error
+ * shape of SPEC section 3 for every error (unknown routes included) and request metrics. Routes are plugins
+ * registered by the caller; this function does not listen.
+ */
+export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): FastifyInstance {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
+    },
+    // Our onResponse hook logs requests at debug level with route and timing; fastify's own lines would double it.
+    logController: new LogController({ disableRequestLogging: true }),
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+
+  // JSON only: without the text/plain parser, any other content type is a 415.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
+    deps.metrics.httpDuration.observe({ route }, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 500) request.log.warn({ method: request.method, url: request.url, status: reply.statusCode }, 'request failed');
+    else request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, appError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendProblem(reply, notFound(`No route ${request.method} ${request.url.split('?')[0]}.`));
+  });
+
+  return app;
+}

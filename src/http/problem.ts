@@ -1,0 +1,98 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { AppError, type ErrorCode, type FieldProblem } from '../domain/errors.js';
+
+/** The HTTP status of each error code: the one mapping of the error catalog to REST. */
+export const httpStatusOf: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_TRANSITION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+/** The error body of SPEC section 3, which existing clients parse (they re-authenticate on `statusCode` 401). */
+export interface ProblemBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  code: ErrorCode;
+  errors?: FieldProblem[];
+  [extra: string]: unknown;
+}
+
+export function problemBody(error: AppError): ProblemBody {
+  const statusCode = httpStatusOf[error.code];
+  const body: ProblemBody = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message: error.message, code: error.code };
+  if (error.errors.length > 0) body.errors = [...error.errors];
+  if (error.code === 'INVALID_TRANSITION' && Array.isArray(error.meta.allowed)) body.allowed = error.meta.allowed;
+  return body;
+}
+
+/** Sends an AppError with its status, headers and body. */
+export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
+  const body = problemBody(error);
+  if (error.code === 'UNAUTHENTICATED') reply.header('www-authenticate', 'Bearer');
+  if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
+  return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Turns anything thrown inside a request into an AppError: our own pass through; fastify's body, content-type
+ * and schema errors get their catalog code; everything else becomes INTERNAL with no details.
+ */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const e = error as { code?: string; statusCode?: number; validation?: AjvError[]; validationContext?: string; message?: string };
+  if (e.validation) return new AppError('VALIDATION_FAILED', validationMessage(e.validation, e.validationContext), e.validation.map((v) => ajvProblem(v, e.validationContext)));
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('MALFORMED_JSON', 'The request body is empty but Content-Type says JSON.');
+  }
+  if (e.statusCode === 400 && (e.code === undefined || e.code.startsWith('FST_ERR_CTP') || error instanceof SyntaxError)) {
+    return new AppError('MALFORMED_JSON', 'The request body is not valid JSON.');
+  }
+  if (e.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
+  if (e.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).');
+  return new AppError('INTERNAL', 'An unexpected error occurred.');
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function ajvProblem(error: AjvError, context: string | undefined): FieldProblem {
+  const path = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
+    .join('')
+    .replace(/^\./, '');
+  const missing = typeof error.params.missingProperty === 'string' ? error.params.missingProperty : undefined;
+  const extra = typeof error.params.additionalProperty === 'string' ? error.params.additionalProperty : undefined;
+  const named = missing ?? extra;
+  const field = named ? (path ? `${path}.${named}` : named) : path || context || 'body';
+  if (missing) return { field, message: `${field} is required` };
+  if (extra) return { field, message: `${field} is not a known field` };
+  return { field, message: `${field} ${error.message ?? 'is invalid'}` };
+}
+
+function validationMessage(errors: AjvError[], context: string | undefined): string {
+  const fields = errors.map((e) => ajvProblem(e, context).field);
+  return fields.length === 1 ? `Invalid field: ${fields[0]}.` : `Invalid fields: ${[...new Set(fields)].join(', ')}.`;
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as identity from './0001-identity.js';
+
+/**
+ * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
+ * added here (a static list, so the built package needs no directory scan).
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-identity': identity,
+};

@@ -1,0 +1,55 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { MqttCredential, MqttCredentialKind } from '../domain/identity/types.js';
+import type { MqttCredentialsTable, Schema } from './schema.js';
+import { insertUnique } from './store-errors.js';
+
+export type MqttCredentialsStore = ReturnType<typeof mqttCredentialsStore>;
+
+export interface MqttCredentialWithPasswordHash extends MqttCredential {
+  passwordHash: string;
+}
+
+export function mqttCredentialsStore(db: Kysely<Schema>) {
+  return {
+    async create(credential: MqttCredential, passwordHash: string): Promise<MqttCredential> {
+      await insertUnique('MQTT credential', () =>
+        db
+          .insertInto('mqtt_credentials')
+          .values({
+            username: credential.username,
+            organization_id: credential.organizationId,
+            kind: credential.kind,
+            password_hash: passwordHash,
+            created_at: credential.createdAt,
+            revoked_at: credential.revokedAt,
+          })
+          .execute(),
+      );
+      return credential;
+    },
+    async getWithPasswordHash(username: string): Promise<MqttCredentialWithPasswordHash | undefined> {
+      const row = await db.selectFrom('mqtt_credentials').selectAll().where('username', '=', username).executeTakeFirst();
+      return row && { ...toMqttCredential(row), passwordHash: row.password_hash };
+    },
+    async list(organizationId: string): Promise<MqttCredential[]> {
+      const rows = await db.selectFrom('mqtt_credentials').selectAll().where('organization_id', '=', organizationId).orderBy('username').execute();
+      return rows.map(toMqttCredential);
+    },
+    async revoke(username: string, revokedAt: number, organizationId?: string): Promise<boolean> {
+      let query = db.updateTable('mqtt_credentials').set({ revoked_at: revokedAt }).where('username', '=', username).where('revoked_at', 'is', null);
+      if (organizationId !== undefined) query = query.where('organization_id', '=', organizationId);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+function toMqttCredential(row: Selectable<MqttCredentialsTable>): MqttCredential {
+  return {
+    username: row.username,
+    organizationId: row.organization_id,
+    kind: row.kind as MqttCredentialKind,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}

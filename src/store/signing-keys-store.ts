@@ -1,0 +1,37 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Schema, SigningKeysTable } from './schema.js';
+
+export type SigningKeysStore = ReturnType<typeof signingKeysStore>;
+
+/** A stored Ed25519 key pair as JWK JSON texts. */
+export interface StoredSigningKey {
+  kid: string;
+  privateJwk: string;
+  publicJwk: string;
+  createdAt: number;
+  retiredAt: number | null;
+}
+
+export function signingKeysStore(db: Kysely<Schema>) {
+  return {
+    async create(key: StoredSigningKey): Promise<void> {
+      await db
+        .insertInto('signing_keys')
+        .values({ kid: key.kid, private_jwk: key.privateJwk, public_jwk: key.publicJwk, created_at: key.createdAt, retired_at: key.retiredAt })
+        .execute();
+    },
+    /** Newest first. */
+    async list(): Promise<StoredSigningKey[]> {
+      const rows = await db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').orderBy('kid', 'desc').execute();
+      return rows.map(toStoredKey);
+    },
+    /** Retires every key still signing except `keepKid`, so exactly one key signs at a time. */
+    async retireAllExcept(keepKid: string, retiredAt: number): Promise<void> {
+      await db.updateTable('signing_keys').set({ retired_at: retiredAt }).where('kid', '!=', keepKid).where('retired_at', 'is', null).execute();
+    },
+  };
+}
+
+function toStoredKey(row: Selectable<SigningKeysTable>): StoredSigningKey {
+  return { kid: row.kid, privateJwk: row.private_jwk, publicJwk: row.public_jwk, createdAt: row.created_at, retiredAt: row.retired_at };
+}

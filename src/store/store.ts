@@ -1,0 +1,22 @@
+import { apiClientsStore } from './api-clients-store.js';
+import type { Database } from './database.js';
+import { mqttCredentialsStore } from './mqtt-credentials-store.js';
+import { organizationsStore } from './organizations-store.js';
+import { signingKeysStore } from './signing-keys-store.js';
+import { usersStore } from './users-store.js';
+
+/** Every entity module over one open database: what the domain receives as its `store`. */
+export type Store = ReturnType<typeof createStore>;
+
+export function createStore(database: Database) {
+  const { db } = database;
+  return {
+    dialect: database.dialect,
+    ping: () => database.ping(),
+    organizations: organizationsStore(db),
+    users: usersStore(db),
+    apiClients: apiClientsStore(db),
+    mqttCredentials: mqttCredentialsStore(db),
+    signingKeys: signingKeysStore(db),
+  };
+}

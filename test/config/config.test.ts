@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { configVariables, loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/config-error.js';
+
+describe('configuration', () => {
+  test('defaults match SPEC section 1 when nothing is set', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.databaseUrl, 'file:./data/thingdesk.db');
+    assert.equal(config.mqttUrl, undefined);
+    assert.equal(config.mqttPort, 1883);
+    assert.equal(config.restBasePath, '/api/v1');
+    assert.equal(config.graphqlPath, '/v1/graphql');
+    assert.equal(config.alertTimeZone, 'UTC');
+    assert.equal(config.gatewayTimeoutS, 900);
+    assert.equal(config.deviceTimeoutS, 3600);
+    assert.equal(config.alertIntervalS, 30);
+    assert.equal(config.integrationTopic, 'thingdesk/{org}/data/{group}/{tuid}/{tsmId}');
+    assert.equal(config.logLevel, 'info');
+    assert.deepEqual(config.bootstrap, {});
+  });
+
+  test('valid values are read and typed', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://user:pw@db:5432/things',
+      MQTT_URL: 'mqtt://broker:1883',
+      MQTT_PORT: '0',
+      REST_BASE_PATH: '/prod/v1',
+      GRAPHQL_PATH: '/v1/graphql',
+      ALERT_TIMEZONE: 'Europe/Helsinki',
+      GATEWAY_TIMEOUT_S: '60',
+      INTEGRATION_TOPIC: 'cloudext/json/pr/fi/{org}/{group}/{tuid}/{tsmId}',
+      LOG_LEVEL: 'DEBUG',
+      BOOTSTRAP_ORG: 'Acme',
+      BOOTSTRAP_CLIENT_ID: 'acme-client',
+    });
+    assert.equal(config.port, 9000);
+    assert.equal(config.mqttUrl, 'mqtt://broker:1883');
+    assert.equal(config.mqttPort, 0);
+    assert.equal(config.restBasePath, '/prod/v1');
+    assert.equal(config.alertTimeZone, 'Europe/Helsinki');
+    assert.equal(config.gatewayTimeoutS, 60);
+    assert.equal(config.logLevel, 'debug');
+    assert.deepEqual(config.bootstrap, { organizationName: 'Acme', clientId: 'acme-client' });
+  });
+
+  test('an empty value counts as unset', () => {
+    assert.equal(loadConfig({ MQTT_URL: '', PORT: ' ' }).mqttUrl, undefined);
+    assert.equal(loadConfig({ PORT: '' }).port, 8080);
+  });
+
+  // Every error path: the ConfigError names the variable, and its one-line message starts with it.
+  const invalid: [variable: string, value: string][] = [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['HOST', 'bad host'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'file:'],
+    ['DATABASE_URL', 'postgres://[bad'],
+    ['MQTT_URL', 'not a url'],
+    ['MQTT_URL', 'http://broker'],
+    ['MQTT_PORT', 'x'],
+    ['REST_BASE_PATH', 'api/v1'],
+    ['REST_BASE_PATH', '/api/v1/'],
+    ['GRAPHQL_PATH', '/v1/graph ql'],
+    ['ALERT_TIMEZONE', 'Mars/Olympus'],
+    ['GATEWAY_TIMEOUT_S', '0'],
+    ['DEVICE_TIMEOUT_S', 'soon'],
+    ['ALERT_INTERVAL_S', '-5'],
+    ['BATTERY_LOW_PERCENT', '150'],
+    ['BATTERY_OK_PERCENT', '10'],
+    ['INTEGRATION_TOPIC', 'thingdesk/{org}/data/#'],
+    ['INTEGRATION_TOPIC', 'thingdesk/{org}/{unknown}'],
+    ['INTEGRATION_TOPIC', 'feed/{group}/{tuid}'],
+    ['INTEGRATION_TOPIC', 'thingdesk//{org}'],
+    ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMIT_PER_TOKEN', '0'],
+    ['RATE_LIMIT_PER_ADDRESS', 'many'],
+    ['INGEST_BATCH_SIZE', '0'],
+    ['INGEST_BATCH_MS', '100000'],
+  ];
+  for (const [variable, value] of invalid) {
+    test(`${variable}=${JSON.stringify(value)} is refused naming ${variable}`, () => {
+      assert.throws(
+        () => loadConfig({ [variable]: value }),
+        (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.startsWith(`${variable}: `) && !error.message.includes('\n'),
+      );
+    });
+  }
+
+  test('a database password never appears in a configuration error', () => {
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2@db/x' }),
+      (error: unknown) => error instanceof ConfigError && !error.message.includes('hunter2'),
+    );
+  });
+
+  test('the README documents every variable', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const missing = configVariables.filter((variable) => !readme.includes(`\`${variable}\``));
+    assert.deepEqual(missing, []);
+  });
+});
