@@ -3,16 +3,22 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { redactUrl } from '../config/parsers.js';
 import { systemClock, type Clock } from '../domain/clock.js';
+import { DomainEventBus } from '../domain/events.js';
 import { SigningKeys } from '../domain/identity/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
 import { registerHealthRoutes, type ReadinessCheck } from '../http/routes/health-routes.js';
 import { registerJwksRoutes } from '../http/routes/jwks-routes.js';
+import { IngestService } from '../ingest/ingest-service.js';
+import { startDataFeed } from '../integration/data-feed.js';
+import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { openDatabase, type Database } from '../store/database.js';
+import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { bootstrapIfEmpty, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { startMqtt } from './start-mqtt.js';
 
 export interface AppOptions {
   config: Config;
@@ -29,30 +35,36 @@ export interface App {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly store: Store;
+  readonly events: DomainEventBus;
   readonly signingKeys: SigningKeys;
+  readonly ingest: IngestService;
+  readonly mqtt: MqttTransport;
   readonly http: FastifyInstance;
   /** The bound HTTP port (differs from config.port when that is 0). */
   readonly httpPort: number;
   readonly bootstrap: BootstrapReport | undefined;
-  /** Stops accepting, lets in-flight requests finish, then closes the store. Safe to call twice. */
+  /** Stops accepting HTTP and MQTT, lets in-flight work finish, then closes the store. Safe to call twice. */
   stop(): Promise<void>;
 }
 
 /**
- * The composition root: opens the store and migrates it, loads signing keys, bootstraps an empty store, builds
- * the HTTP server with every route and listens. Each collaborator is created here once and passed explicitly.
- * Fails with a ConfigError naming the variable when the database or a port cannot be used.
+ * The composition root: opens and migrates the store, loads signing keys, bootstraps an empty store, starts the
+ * MQTT side and the ingest pipeline, builds the HTTP server and listens. Each collaborator is created here once
+ * and passed explicitly. Fails with a ConfigError naming the variable when the database, broker or a port cannot
+ * be used; whatever had started is stopped again.
  */
 export async function startApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = createMetrics();
+  const events = new DomainEventBus((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
 
   const database = await openStore(config.databaseUrl);
+  // Stopped in reverse order of starting: HTTP, then MQTT, then the ingest queue, then the store.
   const stoppers: (() => Promise<void>)[] = [() => database.close()];
   const stop = async () => {
-    for (const stopOne of stoppers.splice(0).reverse()) await stopOne();
+    for (const stopOne of stoppers.splice(0).reverse()) await stopOne().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
     await migrateToLatest(database);
@@ -62,7 +74,23 @@ export async function startApp(options: AppOptions): Promise<App> {
     const bootstrap = await bootstrapIfEmpty({ store, clock }, config.bootstrap);
     if (bootstrap) (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap));
 
-    const checks: ReadinessCheck[] = [{ name: 'store', check: () => store.ping() }];
+    const ingest = new IngestService({
+      commit: ingestBatchWriter(database),
+      events,
+      metrics,
+      maxBatch: config.ingestBatchSize,
+      // SQLite has one writer; PostgreSQL takes a few transactions at once from one instance.
+      maxConcurrent: database.dialect === 'sqlite' ? 1 : 4,
+    });
+    stoppers.push(() => ingest.drain());
+    const mqtt = await startMqtt({ store, clock, config, logger, ingest });
+    stoppers.push(() => mqtt.stop());
+    startDataFeed({ events, mqtt, template: config.integrationTopic, logger });
+
+    const checks: ReadinessCheck[] = [
+      { name: 'store', check: () => store.ping() },
+      { name: 'mqtt', check: () => mqtt.ping() },
+    ];
     const http = buildHttpServer({ logger, metrics });
     registerHealthRoutes(http, { checks, metrics });
     registerJwksRoutes(http, { signingKeys });
@@ -70,8 +98,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     stoppers.push(() => http.close());
     const address = http.server.address();
     const httpPort = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ httpPort, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, signingKeys, http, httpPort, bootstrap, stop };
+    logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
+    return { config, clock, logger, metrics, store, events, signingKeys, ingest, mqtt, http, httpPort, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;

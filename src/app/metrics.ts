@@ -22,7 +22,34 @@ export function createMetrics() {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
+    ingestReceived: counter(registry, 'thingdesk_ingest_received_total', 'Uplink messages received (each element of an array counts).'),
+    ingestStored: counter(registry, 'thingdesk_ingest_stored_total', 'Uplink messages committed to the store.'),
+    ingestDuplicates: counter(registry, 'thingdesk_ingest_duplicates_total', 'Redelivered uplink messages already stored, skipped.'),
+    ingestFlagged: counter(registry, 'thingdesk_ingest_flagged_total', 'Stored uplink messages that broke a catalog rule of their id.'),
+    ingestDeadLettered: counter(registry, 'thingdesk_ingest_dead_lettered_total', 'Uplink payloads or messages that could not be stored as messages.'),
+    ingestBatchSize: new Histogram({
+      name: 'thingdesk_ingest_batch_size',
+      help: 'Records written per ingest transaction.',
+      buckets: [1, 5, 10, 50, 100, 250, 500, 1000, 2500],
+      registers: [registry],
+    }),
+    ingestCommitSeconds: new Histogram({
+      name: 'thingdesk_ingest_commit_seconds',
+      help: 'Time of one ingest transaction.',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
+    ingestLatencySeconds: new Histogram({
+      name: 'thingdesk_ingest_latency_seconds',
+      help: 'Longest wait of a payload in a batch, from receipt to commit.',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
   };
+}
+
+function counter(registry: Registry, name: string, help: string): Counter {
+  return new Counter({ name, help, registers: [registry] });
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -8,6 +8,7 @@ import { registerMigrateCommand } from './commands/migrate-command.js';
 import { registerMqttCredentialCommands } from './commands/mqtt-credential-commands.js';
 import { registerOrgCommands } from './commands/org-commands.js';
 import { registerServeCommand } from './commands/serve-command.js';
+import { registerSimulateCommand } from './commands/simulate-command.js';
 import { registerUserCommands } from './commands/user-commands.js';
 
 /**
@@ -27,6 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerClientCommands(program, io);
   registerMqttCredentialCommands(program, io);
   registerKeysCommands(program, io);
+  registerSimulateCommand(program, io);
   try {
     // With no command at all, `thingdesk` serves: the same as `thingdesk serve`.
     await program.parseAsync(argv.length === 0 ? ['serve'] : [...argv], { from: 'user' });

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { ConfigError } from './config-error.js';
 import {
   parseChoice,
@@ -53,9 +54,12 @@ export interface Config {
   /** Requests per minute allowed per token and per client address. */
   rateLimitPerToken: number;
   rateLimitPerAddress: number;
-  /** Uplink batching: a batch is written when it holds this many messages or is this old. */
+  /** Most uplink records one store transaction writes (batches grow with load up to this). */
   ingestBatchSize: number;
-  ingestBatchMs: number;
+  /** External broker: the platform's MQTT client id prefix (stable, so its persistent sessions survive restarts). */
+  mqttClientId: string;
+  /** External broker: consumer connections per instance in the shared subscription. */
+  mqttConsumers: number;
   bootstrap: BootstrapConfig;
 }
 
@@ -84,7 +88,8 @@ const settings = {
   rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
   ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '500', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
-  ingestBatchMs: { variable: 'INGEST_BATCH_MS', fallback: '20', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },
+  mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
+  mqttConsumers: { variable: 'MQTT_CONSUMERS', fallback: '8', read: (name: string, raw: string) => parseInteger(name, raw, 1, 64) },
 } as const;
 
 const bootstrapVariables = {
@@ -132,6 +137,12 @@ function nonEmpty(value: string | undefined): string | undefined {
 function parseHost(name: string, raw: string): string {
   const value = raw.trim();
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(value)) throw new ConfigError(name, `"${raw}" is not a host name or address`);
+  return value;
+}
+
+function parseClientId(name: string, raw: string): string {
+  const value = raw.trim();
+  if (!/^[A-Za-z0-9._-]{1,60}$/.test(value)) throw new ConfigError(name, `"${raw}" must be 1-60 characters of letters, digits and . _ -`);
   return value;
 }
 

@@ -88,6 +88,12 @@ export function parseTopicTemplate(name: string, raw: string): string {
   if (value === '' || /[+#\s]/.test(value) || value.startsWith('/') || value.endsWith('/') || value.includes('//')) {
     throw new ConfigError(name, `"${raw}" must be a topic without wildcards, spaces or empty segments`);
   }
+  for (const segment of value.split('/')) {
+    if (segment.includes('{') && !/^\{[^{}]*\}$/.test(segment)) {
+      // A placeholder must be a whole segment, so that a subscriber can match it with `+`.
+      throw new ConfigError(name, `placeholder must be a whole topic segment, not part of "${segment}"`);
+    }
+  }
   for (const match of value.matchAll(/\{([^}]*)\}/g)) {
     const placeholder = match[1] ?? '';
     if (!(integrationTopicPlaceholders as readonly string[]).includes(placeholder)) {

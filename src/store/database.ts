@@ -11,6 +11,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   readonly db: Kysely<Schema>;
   readonly dialect: Dialect;
+  /**
+   * The driver underneath, for the few hot paths (uplink batches) where prepared statements or array parameters
+   * beat the query builder. Only store modules use it.
+   */
+  readonly driver: { dialect: 'sqlite'; connection: SqliteDatabase.Database } | { dialect: 'postgres'; pool: pg.Pool };
   /** Throws when the store does not answer; used by readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -40,6 +45,7 @@ function openSqlite(path: string): Database {
   return {
     db,
     dialect: 'sqlite',
+    driver: { dialect: 'sqlite', connection },
     async ping() {
       connection.prepare('select 1').get();
     },
@@ -57,6 +63,7 @@ function openPostgres(url: string): Database {
   return {
     db,
     dialect: 'postgres',
+    driver: { dialect: 'postgres', pool },
     async ping() {
       await sql`select 1`.execute(db);
     },

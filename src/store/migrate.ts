@@ -14,7 +14,7 @@ const migrationLockKey = 7_413_220_101;
 /**
  * Brings the store to the newest schema; every migration runs in its own transaction. Safe when several instances
  * start at once: on PostgreSQL they queue on an advisory lock (Kysely's own lock table is created racily); on
- * SQLite a migrator that loses the race sees its transaction rolled back and simply re-reads what is applied.
+ * SQLite the loser of a race retries.
  */
 export async function migrateToLatest(database: Database): Promise<MigrationReport> {
   if (database.dialect === 'postgres') {
@@ -29,15 +29,19 @@ export async function migrateToLatest(database: Database): Promise<MigrationRepo
       }
     });
   }
-  try {
-    return await runMigrator(database.db);
-  } catch (error) {
-    // Another connection migrated first: fine if nothing is left to do, otherwise a real failure.
-    const retry = await runMigrator(database.db).catch(() => undefined);
-    if (retry) return retry;
-    throw error;
+  // SQLite has no advisory locks and Kysely's lock is a no-op there: a migrator that loses a race sees its
+  // transaction rolled back, waits for the winner and reads again what is left to apply.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runMigrator(database.db);
+    } catch (error) {
+      if (attempt >= sqliteMigrationAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }
+
+const sqliteMigrationAttempts = 10;
 
 async function runMigrator(db: Kysely<Schema>, schema?: string): Promise<MigrationReport> {
   const migrator = new Migrator({

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 
 /**
  * The tables of the store, as Kysely sees them. Times are integer milliseconds since the Unix epoch in both
@@ -11,6 +11,9 @@ export interface Schema {
   api_clients: ApiClientsTable;
   mqtt_credentials: MqttCredentialsTable;
   signing_keys: SigningKeysTable;
+  things: ThingsTable;
+  messages: MessagesTable;
+  dead_letters: DeadLettersTable;
 }
 
 export interface OrganizationsTable {
@@ -59,6 +62,52 @@ export interface SigningKeysTable {
   retired_at: number | null;
 }
 
-/** Columns filled by the database itself; kept for tables added later. */
-export type DatabaseGenerated<T> = Generated<T>;
-export type ReadOnlyColumn<T> = ColumnType<T, never, never>;
+export interface ThingsTable {
+  tuid: string;
+  organization_id: string;
+  /** null: in no group ("unassigned" in every response). */
+  group_id: string | null;
+  installation_status: string;
+  created_at: number;
+  last_ts: number | null;
+  last_gateway_tuid: string | null;
+  battery_level: number | null;
+  battery_ts: number | null;
+  version: string | null;
+  version_ts: number | null;
+  lat: number | null;
+  lon: number | null;
+  location_ts: number | null;
+  last_heard_at: number | null;
+  last_heard_gateway_tuid: string | null;
+}
+
+export interface MessagesTable {
+  tuid: string;
+  tsm_ts: number;
+  tsm_id: number;
+  /** First 16 hex digits of the SHA-256 of the message's JSON: tells redeliveries from distinct messages. */
+  fingerprint: string;
+  organization_id: string;
+  tsm_ev: number | null;
+  gateway_tuid: string | null;
+  /** The thing's group when the message arrived; null for none. */
+  group_id: string | null;
+  received_at: number;
+  /** The message as received (JSON text). */
+  body: string;
+  /** JSON array of catalog warnings when the message broke a known id's rules; null when clean. */
+  problems: string | null;
+}
+
+export interface DeadLettersTable {
+  id: Generated<number>;
+  organization_id: string | null;
+  received_at: number;
+  /** Where it came from, e.g. the MQTT topic. */
+  source: string;
+  /** Who sent it, e.g. the MQTT username. */
+  client: string | null;
+  reason: string;
+  payload: string;
+}

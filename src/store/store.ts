@@ -1,4 +1,7 @@
 import { apiClientsStore } from './api-clients-store.js';
+import { deadLettersStore } from './dead-letters-store.js';
+import { messagesStore } from './messages-store.js';
+import { thingsStore } from './things-store.js';
 import type { Database } from './database.js';
 import { mqttCredentialsStore } from './mqtt-credentials-store.js';
 import { organizationsStore } from './organizations-store.js';
@@ -18,5 +21,8 @@ export function createStore(database: Database) {
     apiClients: apiClientsStore(db),
     mqttCredentials: mqttCredentialsStore(db),
     signingKeys: signingKeysStore(db),
+    things: thingsStore(db),
+    messages: messagesStore(db),
+    deadLetters: deadLettersStore(db),
   };
 }

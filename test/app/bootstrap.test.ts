@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import { ConfigError } from '../../src/config/config-error.js';
 import { verifyPassword, verifySecret } from '../../src/domain/identity/secrets.js';
 import { cleanupStores, storeTargets } from '../helpers/databases.js';
-import { startTestApp } from '../helpers/test-app.js';
+import { startTestApp, testBootstrap } from '../helpers/test-app.js';
 
 after(cleanupStores);
 
@@ -55,7 +55,8 @@ for (const target of storeTargets) {
     });
 
     test('unset values are generated and printed once', async () => {
-      const app = await startTestApp({ DATABASE_URL: await target.createUrl() });
+      const unset = Object.fromEntries(Object.keys(testBootstrap).map((name) => [name, '']));
+      const app = await startTestApp({ ...unset, DATABASE_URL: await target.createUrl() });
       try {
         const report = app.app.bootstrap!;
         assert.equal(report.organizationName, 'thingdesk');

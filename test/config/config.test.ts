@@ -80,11 +80,13 @@ describe('configuration', () => {
     ['INTEGRATION_TOPIC', 'thingdesk/{org}/{unknown}'],
     ['INTEGRATION_TOPIC', 'feed/{group}/{tuid}'],
     ['INTEGRATION_TOPIC', 'thingdesk//{org}'],
+    ['INTEGRATION_TOPIC', 'thingdesk/org-{org}/data'],
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_PER_TOKEN', '0'],
     ['RATE_LIMIT_PER_ADDRESS', 'many'],
     ['INGEST_BATCH_SIZE', '0'],
-    ['INGEST_BATCH_MS', '100000'],
+    ['MQTT_CLIENT_ID', 'has space'],
+    ['MQTT_CONSUMERS', '0'],
   ];
   for (const [variable, value] of invalid) {
     test(`${variable}=${JSON.stringify(value)} is refused naming ${variable}`, () => {

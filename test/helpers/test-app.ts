@@ -4,12 +4,28 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSqliteUrl } from './databases.js';
 
+/**
+ * The first organization of every test app, with known credentials (tests may override any of them; passing
+ * an empty string makes the platform generate that value).
+ */
+export const testBootstrap = {
+  BOOTSTRAP_ORG: 'Acme',
+  BOOTSTRAP_EMAIL: 'manager@acme.test',
+  BOOTSTRAP_PASSWORD: 'manager-password',
+  BOOTSTRAP_CLIENT_ID: 'acme-client',
+  BOOTSTRAP_CLIENT_SECRET: 'acme-client-secret-0123456789',
+  BOOTSTRAP_MQTT_USERNAME: 'acme-gateway',
+  BOOTSTRAP_MQTT_PASSWORD: 'acme-gateway-password',
+} as const;
+
 /** A running platform for a test: the real server on port 0, silent logs, and helpers to call it. */
 export interface TestApp {
   app: App;
   config: Config;
   /** Absolute URL of a path on this server. */
   url(path: string): string;
+  /** URL of the embedded broker (mqtt://127.0.0.1:PORT). */
+  mqttUrl: string;
   printed: string[];
   stop(): Promise<void>;
 }
@@ -19,7 +35,7 @@ export interface TestApp {
  * fresh SQLite file unless `env.DATABASE_URL` says otherwise.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: createSqliteUrl(), ...env });
+  const config = loadConfig({ ...testBootstrap, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: createSqliteUrl(), ...env });
   const printed: string[] = [];
   const app = await startApp({ config, clock: options.clock, logger: createLogger('silent'), print: (text) => printed.push(text) });
   return {
@@ -27,6 +43,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     config,
     printed,
     url: (path) => `http://127.0.0.1:${app.httpPort}${path}`,
+    mqttUrl: `mqtt://127.0.0.1:${app.mqtt.port ?? 0}`,
     stop: () => app.stop(),
   };
 }

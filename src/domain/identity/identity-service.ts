@@ -17,7 +17,7 @@ import {
   parseRole,
   slugFromName,
 } from './identity-rules.js';
-import { generateIdSuffix, generateSecret, hashPassword, hashSecret } from './secrets.js';
+import { generateIdSuffix, generateSecret, hashPassword, hashSecret, verifyPassword } from './secrets.js';
 import type { ApiClient, MqttCredential, Organization, User } from './types.js';
 
 export interface IdentityDeps {
@@ -114,4 +114,23 @@ async function rethrowDuplicate<T>(message: string, write: () => Promise<T>): Pr
     if (error instanceof DuplicateKeyError) throw conflict(message);
     throw error;
   }
+}
+
+/**
+ * Checks an MQTT username and password (broker CONNECT). Undefined when unknown, revoked or wrong; the caller
+ * answers all three alike. The argon2id verify runs even for unknown names, so timing does not reveal which.
+ */
+export async function authenticateMqttCredential(deps: IdentityDeps, username: string, password: string): Promise<MqttCredential | undefined> {
+  const stored = await deps.store.mqttCredentials.getWithPasswordHash(username);
+  const matches = await verifyPassword(stored?.passwordHash ?? (await dummyPasswordHash()), password);
+  if (!stored || !matches || stored.revokedAt !== null) return undefined;
+  const { passwordHash: _hash, ...credential } = stored;
+  return credential;
+}
+
+let dummyHash: Promise<string> | undefined;
+/** A real argon2id hash of a random secret, made once, to spend the same time on unknown users as on known ones. */
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(generateSecret());
+  return dummyHash;
 }

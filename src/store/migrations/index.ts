@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as identity from './0001-identity.js';
+import * as thingsAndMessages from './0002-things-and-messages.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -7,4 +8,5 @@ import * as identity from './0001-identity.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-identity': identity,
+  '0002-things-and-messages': thingsAndMessages,
 };

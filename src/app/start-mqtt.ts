@@ -1,0 +1,53 @@
+import type { Config } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
+import { redactUrl } from '../config/parsers.js';
+import { authenticateMqttCredential, type IdentityDeps } from '../domain/identity/identity-service.js';
+import type { IngestService } from '../ingest/ingest-service.js';
+import { EmbeddedBroker } from '../mqtt/embedded-broker.js';
+import { ExternalBroker } from '../mqtt/external-broker.js';
+import type { MqttTransport, UplinkHandler } from '../mqtt/mqtt-transport.js';
+import type { Logger } from './logger.js';
+
+/**
+ * Starts the platform's MQTT side: the embedded broker when MQTT_URL is unset, else a client of the external
+ * broker. Either way uplinks go to the ingest pipeline and are acknowledged after commit. Start-up failures name
+ * the variable to change (MQTT_PORT or MQTT_URL).
+ */
+export async function startMqtt(deps: IdentityDeps & { config: Config; logger: Logger; ingest: IngestService }): Promise<MqttTransport> {
+  const { config, logger, ingest } = deps;
+  const onUplink: UplinkHandler = (delivery) =>
+    ingest.ingest(delivery.payload, {
+      organizationId: delivery.organizationId,
+      gatewayTuid: delivery.gatewayTuid,
+      source: delivery.topic,
+      client: delivery.username,
+      receivedAt: deps.clock.now(),
+    });
+  if (config.mqttUrl === undefined) {
+    const broker = new EmbeddedBroker({
+      port: config.mqttPort,
+      host: config.host,
+      feedTemplate: config.integrationTopic,
+      logger,
+      authenticate: (username, password) => authenticateMqttCredential(deps, username, password),
+      onUplink,
+    });
+    try {
+      await broker.start();
+    } catch (error) {
+      await broker.stop().catch(() => undefined);
+      const code = (error as { code?: string }).code;
+      if (code === 'EADDRINUSE') throw new ConfigError('MQTT_PORT', `port ${config.mqttPort} is already in use (another broker?); set MQTT_PORT or MQTT_URL`);
+      throw new ConfigError('MQTT_PORT', `the embedded broker cannot listen: ${(error as Error).message}`);
+    }
+    return broker;
+  }
+  const client = new ExternalBroker({ url: config.mqttUrl, clientId: config.mqttClientId, consumers: config.mqttConsumers, logger, onUplink });
+  try {
+    await client.start();
+  } catch (error) {
+    await client.stop().catch(() => undefined);
+    throw new ConfigError('MQTT_URL', `cannot connect to ${redactUrl(config.mqttUrl)}: ${(error as Error).message}`);
+  }
+  return client;
+}

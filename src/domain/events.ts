@@ -1,0 +1,43 @@
+import { EventEmitter } from 'node:events';
+import type { StoredMessage } from './messages/message-types.js';
+
+/**
+ * The typed domain events. Side effects (data feed, subscriptions, command history, alerts) listen here instead
+ * of reaching into the code that causes them.
+ */
+export interface DomainEvents {
+  /** A batch of uplink messages was committed to the store (emitted once per batch, after commit). */
+  messagesStored: { messages: readonly StoredMessage[] };
+}
+
+export type DomainEventName = keyof DomainEvents;
+export type DomainListener<K extends DomainEventName> = (event: DomainEvents[K]) => void | Promise<void>;
+
+/**
+ * A small typed event bus. A listener's failure is reported to `onListenerError` and never reaches the emitter:
+ * a broken feed must not fail an ingest that has already committed.
+ */
+export class DomainEventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor(private readonly onListenerError: (error: unknown, event: DomainEventName) => void) {
+    this.emitter.setMaxListeners(100);
+  }
+
+  on<K extends DomainEventName>(name: K, listener: DomainListener<K>): () => void {
+    const wrapped = (event: DomainEvents[K]) => {
+      try {
+        const result = listener(event);
+        if (result instanceof Promise) result.catch((error: unknown) => this.onListenerError(error, name));
+      } catch (error) {
+        this.onListenerError(error, name);
+      }
+    };
+    this.emitter.on(name, wrapped);
+    return () => this.emitter.off(name, wrapped);
+  }
+
+  emit<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
+    this.emitter.emit(name, event);
+  }
+}

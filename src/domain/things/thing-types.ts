@@ -1,0 +1,28 @@
+/** Installation states of seed 000 part 3. */
+export const installationStatuses = ['new', 'installed', 'uninstalled', 'quarantine', 'retired'] as const;
+export type InstallationStatus = (typeof installationStatuses)[number];
+
+/** A thing as the domain sees it: ownership, group, installation status and the summary derived from uplinks. */
+export interface Thing {
+  tuid: string;
+  organizationId: string;
+  /** null: in no group (shown as `unassigned`). */
+  groupId: string | null;
+  installationStatus: InstallationStatus;
+  createdAt: number;
+  summary: ThingSummary;
+  /** Arrival of the newest message on the platform's clock (ms), and the gateway it came through. */
+  lastHeardAt: number | null;
+  lastHeardGatewayTuid: string | null;
+}
+
+export interface ThingSummary {
+  /** tsmTs of the newest message of any id (Unix seconds). */
+  timestamp: number | null;
+  gatewayTuid: string | null;
+  /** Exact `batl` of the newest 1110; presenters round it. */
+  batteryLevel: number | null;
+  /** `swVersion` of the newest 1100. */
+  version: string | null;
+  location: { lat: number; lon: number } | null;
+}

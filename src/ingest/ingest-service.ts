@@ -1,0 +1,51 @@
+import type { Metrics } from '../app/metrics.js';
+import type { DomainEventBus } from '../domain/events.js';
+import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
+import { parseUplink, type UplinkSource } from './parse-uplink.js';
+import { UplinkBatcher, type BatchCommitted } from './uplink-batcher.js';
+
+export interface IngestDeps {
+  commit: CommitIngestBatch;
+  events: DomainEventBus;
+  metrics: Metrics;
+  maxBatch: number;
+  maxConcurrent: number;
+}
+
+/**
+ * The uplink pipeline behind every transport: read the payload, check each message against the catalog, write
+ * in batches, then tell the rest of the platform through `messagesStored`. The MQTT layer calls `ingest` and
+ * acknowledges the publish only when it resolves.
+ */
+export class IngestService {
+  private readonly batcher: UplinkBatcher;
+
+  constructor(private readonly deps: IngestDeps) {
+    this.batcher = new UplinkBatcher(deps.commit, { maxBatch: deps.maxBatch, maxConcurrent: deps.maxConcurrent }, (batch) => this.committed(batch));
+  }
+
+  /** Stores one uplink payload (array or single message). Resolves after commit; rejects if the store failed. */
+  async ingest(payload: Buffer | string, from: UplinkSource): Promise<void> {
+    const parsed = parseUplink(payload, from);
+    this.deps.metrics.ingestReceived.inc(parsed.received);
+    if (parsed.records.length === 0 && parsed.deadLetters.length === 0) return;
+    await this.batcher.submit(parsed.records, parsed.deadLetters);
+  }
+
+  /** Waits for queued payloads to be written (graceful shutdown). */
+  drain(): Promise<void> {
+    return this.batcher.drain();
+  }
+
+  private committed({ result, size, commitMs, maxLatencyMs }: BatchCommitted): void {
+    const { metrics } = this.deps;
+    metrics.ingestStored.inc(result.stored.length);
+    metrics.ingestDuplicates.inc(result.duplicates);
+    metrics.ingestFlagged.inc(result.stored.filter((m) => m.problems.length > 0).length);
+    metrics.ingestDeadLettered.inc(result.deadLetters.length);
+    metrics.ingestBatchSize.observe(size);
+    metrics.ingestCommitSeconds.observe(commitMs / 1000);
+    metrics.ingestLatencySeconds.observe(maxLatencyMs / 1000);
+    if (result.stored.length > 0) this.deps.events.emit('messagesStored', { messages: result.stored });
+  }
+}

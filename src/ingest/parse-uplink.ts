@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { validateUplink } from '../catalog/index.js';
+import type { DeadLetterRecord, UplinkRecord } from '../domain/messages/message-types.js';
+import { isValidTuid } from '../domain/things/tuid.js';
+
+/** Where an uplink payload came from: the organization and gateway of its topic, and who published it. */
+export interface UplinkSource {
+  organizationId: string;
+  gatewayTuid: string;
+  /** e.g. the MQTT topic; kept on dead letters. */
+  source: string;
+  /** e.g. the MQTT username; kept on dead letters. */
+  client: string | null;
+  receivedAt: number;
+}
+
+export interface ParsedUplink {
+  records: UplinkRecord[];
+  deadLetters: DeadLetterRecord[];
+  /** How many messages the payload held (records + dead letters of single messages). */
+  received: number;
+}
+
+// A dead letter keeps at most this much of a payload: enough to diagnose, bounded so junk cannot fill the store.
+const maxDeadLetterPayload = 64 * 1024;
+
+/**
+ * Reads an uplink payload: a JSON array of messages or one message object (SPEC section 6). Each message is
+ * checked leniently against the catalog: a readable envelope is enough to be stored (catalog rule breaks travel
+ * along as flags); an unreadable one becomes a dead letter with the reason, as does a payload that is not JSON.
+ */
+export function parseUplink(payload: Buffer | string, from: UplinkSource): ParsedUplink {
+  const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { records: [], deadLetters: [deadLetter(from, `payload is not JSON: ${(error as Error).message}`, text)], received: 1 };
+  }
+  const items = Array.isArray(parsed) ? parsed : [parsed];
+  const records: UplinkRecord[] = [];
+  const deadLetters: DeadLetterRecord[] = [];
+  items.forEach((item, index) => {
+    const where = Array.isArray(parsed) ? `message [${index}]: ` : '';
+    const { errors, warnings } = validateUplink(item);
+    if (errors.length > 0) {
+      deadLetters.push(deadLetter(from, `${where}${errors.map((e) => e.message).join('; ')}`, JSON.stringify(item) ?? String(item)));
+      return;
+    }
+    const message = item as Record<string, unknown>;
+    const tuid = message.tsmTuid as string;
+    if (!isValidTuid(tuid)) {
+      deadLetters.push(deadLetter(from, `${where}tsmTuid must match ^[A-Za-z0-9._:-]{1,64}$`, JSON.stringify(item)));
+      return;
+    }
+    const body = JSON.stringify(message);
+    records.push({
+      organizationId: from.organizationId,
+      tuid,
+      tsmId: message.tsmId as number,
+      tsmEv: typeof message.tsmEv === 'number' && Number.isInteger(message.tsmEv) ? message.tsmEv : null,
+      tsmTs: message.tsmTs as number,
+      gatewayTuid: typeof message.tsmGw === 'string' && message.tsmGw !== '' ? message.tsmGw : from.gatewayTuid,
+      fingerprint: createHash('sha256').update(body).digest('hex').slice(0, 16),
+      body,
+      message,
+      problems: warnings,
+      receivedAt: from.receivedAt,
+    });
+  });
+  return { records, deadLetters, received: items.length };
+}
+
+function deadLetter(from: UplinkSource, reason: string, payload: string): DeadLetterRecord {
+  return {
+    organizationId: from.organizationId,
+    receivedAt: from.receivedAt,
+    source: from.source,
+    client: from.client,
+    reason,
+    payload: payload.length > maxDeadLetterPayload ? `${payload.slice(0, maxDeadLetterPayload)}…[truncated]` : payload,
+  };
+}

@@ -1,0 +1,97 @@
+import type { DeadLetterRecord, IngestBatchResult, UplinkRecord } from '../domain/messages/message-types.js';
+import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
+
+export interface BatcherOptions {
+  /** Most records (messages + dead letters) one transaction writes; a single larger payload is written alone. */
+  maxBatch: number;
+  /** Transactions in flight at once: 1 for SQLite (one writer), a few for PostgreSQL. */
+  maxConcurrent: number;
+}
+
+interface Pending {
+  records: readonly UplinkRecord[];
+  deadLetters: readonly DeadLetterRecord[];
+  queuedAt: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export interface BatchCommitted {
+  result: IngestBatchResult;
+  /** Records in the batch. */
+  size: number;
+  /** Time spent in the transaction. */
+  commitMs: number;
+  /** Longest wait of a payload in this batch, from submit to commit. */
+  maxLatencyMs: number;
+}
+
+/**
+ * Group commit for uplinks. Payloads queue while the writer is busy and go out together in the next transaction,
+ * so batches grow with load (bounded by `maxBatch`) and an idle platform writes at once: latency is at most one
+ * running transaction plus one's own. A payload's promise resolves only after its transaction committed, which is
+ * when the broker may acknowledge it; if the transaction fails, every payload in it is rejected (and not acked).
+ */
+export class UplinkBatcher {
+  private readonly queue: Pending[] = [];
+  private running = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly commit: CommitIngestBatch,
+    private readonly options: BatcherOptions,
+    private readonly onCommitted: (batch: BatchCommitted) => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Queues one payload's records; resolves once they are committed. */
+  submit(records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ records, deadLetters, queuedAt: this.now(), resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves when nothing is queued or being written (used at shutdown). */
+  async drain(): Promise<void> {
+    while (this.queue.length > 0 || this.running > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.running >= this.options.maxConcurrent) return;
+    this.scheduled = true;
+    // setImmediate lets the event loop finish reading every socket that is ready, so one transaction takes them all.
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.queue.length > 0 && this.running < this.options.maxConcurrent) void this.writeNext();
+    });
+  }
+
+  private async writeNext(): Promise<void> {
+    const batch: Pending[] = [];
+    let size = 0;
+    while (this.queue.length > 0) {
+      const next = this.queue[0]!;
+      const nextSize = next.records.length + next.deadLetters.length;
+      if (batch.length > 0 && size + nextSize > this.options.maxBatch) break;
+      batch.push(this.queue.shift()!);
+      size += nextSize;
+    }
+    this.running += 1;
+    const started = this.now();
+    try {
+      const result = await this.commit(
+        batch.flatMap((p) => p.records),
+        batch.flatMap((p) => p.deadLetters),
+      );
+      const finished = this.now();
+      this.onCommitted({ result, size, commitMs: finished - started, maxLatencyMs: finished - Math.min(...batch.map((p) => p.queuedAt)) });
+      for (const pending of batch) pending.resolve();
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    } finally {
+      this.running -= 1;
+      if (this.queue.length > 0) this.schedule();
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import type { MqttCredentialKind } from '../domain/identity/types.js';
+import { alertsTopic, feedFilterFor, parseUplinkTopic, topicRoot } from './topics.js';
+
+/** Who is connected: the MQTT credential a client authenticated with. */
+export interface MqttPrincipal {
+  username: string;
+  organizationId: string;
+  kind: MqttCredentialKind;
+}
+
+/**
+ * The broker access rules of SPEC section 6, as pure functions (the embedded broker calls them; docs/mqtt.md
+ * gives the same rules as a Mosquitto ACL for external brokers):
+ * - a gateway may publish only to its organization's `up` topics and subscribe only to its `down` topics;
+ * - an integration may subscribe only to its organization's data-feed topics and alert topic, and publish nothing.
+ */
+export function mayPublish(principal: MqttPrincipal, topic: string): boolean {
+  if (principal.kind !== 'gateway') return false;
+  return parseUplinkTopic(topic)?.organizationId === principal.organizationId;
+}
+
+export function maySubscribe(principal: MqttPrincipal, filter: string, feedTemplate: string): boolean {
+  if (principal.kind === 'gateway') {
+    return isFilterWithin(filter, [topicRoot, principal.organizationId, 'down', '+']);
+  }
+  return (
+    isFilterWithin(filter, feedFilterFor(feedTemplate, principal.organizationId).split('/')) ||
+    isFilterWithin(filter, alertsTopic(principal.organizationId).split('/'))
+  );
+}
+
+/**
+ * True when every topic the subscription `filter` can match is also matched by `pattern` (segments that are
+ * literals or `+`). So `+` in the filter is allowed only where the pattern has `+`, and `#` only where everything
+ * after it in the pattern is `+`: a client can narrow what it may see, never widen it.
+ */
+export function isFilterWithin(filter: string, pattern: readonly string[]): boolean {
+  const segments = filter.split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment === '#') return i === segments.length - 1 && i < pattern.length && pattern.slice(i).every((p) => p === '+');
+    const allowed = pattern[i];
+    if (allowed === undefined) return false;
+    if (allowed === '+') {
+      if (segment !== '+' && /[+#]/.test(segment)) return false;
+    } else if (segment !== allowed) {
+      return false;
+    }
+  }
+  return segments.length === pattern.length;
+}

@@ -1,0 +1,112 @@
+import { createServer, type Server } from 'node:net';
+import { Aedes, type Client } from 'aedes';
+import type { Logger } from '../app/logger.js';
+import { mayPublish, maySubscribe, type MqttPrincipal } from './access-rules.js';
+import type { MqttTransport, UplinkHandler } from './mqtt-transport.js';
+import { parseUplinkTopic } from './topics.js';
+
+export interface EmbeddedBrokerOptions {
+  port: number;
+  host: string;
+  feedTemplate: string;
+  logger: Logger;
+  /** Checks a username and password against the store; undefined when they are wrong or revoked. */
+  authenticate(username: string, password: string): Promise<MqttPrincipal | undefined>;
+  onUplink: UplinkHandler;
+}
+
+/**
+ * The broker inside the process (aedes, MQTT 3.1.1): authenticates clients against the store's MQTT credentials,
+ * enforces the access rules, and ingests every uplink *before* acknowledging it. aedes sends the PUBACK of a
+ * QoS 1 publish only after `authorizePublish` calls back, so a message it acknowledged is already committed.
+ */
+export class EmbeddedBroker implements MqttTransport {
+  readonly mode = 'embedded';
+  private broker: Aedes | undefined;
+  private server: Server | undefined;
+  private readonly principals = new WeakMap<Client, MqttPrincipal>();
+  port: number | undefined;
+
+  constructor(private readonly options: EmbeddedBrokerOptions) {}
+
+  async start(): Promise<void> {
+    const { options } = this;
+    const broker = await Aedes.createBroker({
+      // Long client ids are common (mqtt.js generates 23+ characters; simulators add prefixes).
+      maxClientsIdLength: 256,
+      authenticate: (client, username, password, done) => {
+        if (!username || !password) return done(authError('bad username or password', 4), false);
+        options.authenticate(username, password.toString('utf8')).then(
+          (principal) => {
+            if (!principal) return done(authError('bad username or password', 4), false);
+            this.principals.set(client, principal);
+            done(null, true);
+          },
+          (error: unknown) => {
+            options.logger.error({ err: error }, 'MQTT authentication failed on the store');
+            done(authError('server unavailable', 3), false);
+          },
+        );
+      },
+      authorizePublish: (client, packet, done) => {
+        const principal = client ? this.principals.get(client) : undefined;
+        if (!principal || !mayPublish(principal, packet.topic)) return done(new Error(`publish to ${packet.topic} is not allowed`));
+        const topic = parseUplinkTopic(packet.topic)!;
+        options
+          .onUplink({ topic: packet.topic, organizationId: topic.organizationId, gatewayTuid: topic.gatewayTuid, payload: packet.payload as Buffer, username: principal.username })
+          .then(
+            () => done(null),
+            // Not acknowledged: the connection closes and the gateway sends the message again after reconnecting.
+            (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+          );
+      },
+      authorizeSubscribe: (client, subscription, done) => {
+        const principal = client ? this.principals.get(client) : undefined;
+        // A null subscription refuses just this one (SUBACK 0x80) and keeps the connection.
+        if (!principal || !maySubscribe(principal, subscription.topic, options.feedTemplate)) return done(null, null as never);
+        done(null, subscription);
+      },
+    });
+    broker.on('clientError', (client, error) => options.logger.debug({ clientId: client.id, err: error.message }, 'MQTT client error'));
+    this.broker = broker;
+    const server = createServer(broker.handle);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    const address = server.address();
+    this.port = typeof address === 'object' && address ? address.port : options.port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    const broker = this.broker;
+    this.server = undefined;
+    this.broker = undefined;
+    if (broker) await new Promise<void>((resolve) => broker.close(() => resolve()));
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  publish(topic: string, payload: string | Buffer, qos: 0 | 1): Promise<void> {
+    const broker = this.broker;
+    if (!broker) return Promise.reject(new Error('the embedded broker is not running'));
+    return new Promise((resolve, reject) => {
+      broker.publish({ cmd: 'publish', topic, payload: typeof payload === 'string' ? Buffer.from(payload) : payload, qos, retain: false, dup: false }, (error) =>
+        error ? reject(error) : resolve(),
+      );
+    });
+  }
+
+  async ping(): Promise<void> {
+    if (!this.server?.listening) throw new Error('the embedded broker is not listening');
+  }
+}
+
+/** A CONNACK refusal: 4 is "bad user name or password", 3 "server unavailable" (MQTT 3.1.1). */
+function authError(message: string, returnCode: number): Error & { returnCode: number } {
+  return Object.assign(new Error(message), { returnCode });
+}

@@ -1,0 +1,63 @@
+/**
+ * The MQTT topic layout of SPEC section 6, in one place. The organization id is always a segment of its own, so
+ * broker access rules can be written per organization.
+ *
+ * - `thingdesk/{org}/up/{gatewayTuid}`: gateways publish uplink messages (a JSON array, or one object)
+ * - `thingdesk/{org}/down/{tuid}`: the platform publishes commands for one thing (a JSON array)
+ * - INTEGRATION_TOPIC (default `thingdesk/{org}/data/{group}/{tuid}/{tsmId}`): the data feed, one message each
+ * - `thingdesk/{org}/alerts`: alert open and close events
+ */
+
+export const topicRoot = 'thingdesk';
+
+export function uplinkTopic(organizationId: string, gatewayTuid: string): string {
+  return `${topicRoot}/${organizationId}/up/${gatewayTuid}`;
+}
+
+export function downlinkTopic(organizationId: string, tuid: string): string {
+  return `${topicRoot}/${organizationId}/down/${tuid}`;
+}
+
+export function alertsTopic(organizationId: string): string {
+  return `${topicRoot}/${organizationId}/alerts`;
+}
+
+/** Every organization's uplink topics, as the platform subscribes to them. */
+export const allUplinksFilter = `${topicRoot}/+/up/+`;
+
+/** The parts of an uplink topic, or undefined when the topic is not one. */
+export function parseUplinkTopic(topic: string): { organizationId: string; gatewayTuid: string } | undefined {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || parts[0] !== topicRoot || parts[2] !== 'up' || !parts[1] || !parts[3]) return undefined;
+  return { organizationId: parts[1], gatewayTuid: parts[3] };
+}
+
+/** The parts of a downlink topic, or undefined. */
+export function parseDownlinkTopic(topic: string): { organizationId: string; tuid: string } | undefined {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || parts[0] !== topicRoot || parts[2] !== 'down' || !parts[1] || !parts[3]) return undefined;
+  return { organizationId: parts[1], tuid: parts[3] };
+}
+
+export interface FeedTopicValues {
+  org: string;
+  group: string;
+  tuid: string;
+  tsmId: number | string;
+}
+
+/**
+ * Fills an INTEGRATION_TOPIC template. Values that would break the topic structure (`/`, `+`, `#`) are replaced by
+ * `_`: a TUID may contain none of them by its own rule, but this keeps the feed safe whatever a device sends.
+ */
+export function fillFeedTopic(template: string, values: FeedTopicValues): string {
+  return template.replace(/\{(org|group|tuid|tsmId)\}/g, (_match, name: keyof FeedTopicValues) => String(values[name]).replace(/[/+#]/g, '_'));
+}
+
+/**
+ * The subscription filter that matches every feed topic of one organization: each placeholder except `{org}`
+ * becomes `+`. Used by the access rules (an integration credential may subscribe within it) and by subscribers.
+ */
+export function feedFilterFor(template: string, organizationId: string): string {
+  return template.replace('{org}', organizationId).replace(/\{(group|tuid|tsmId)\}/g, '+');
+}

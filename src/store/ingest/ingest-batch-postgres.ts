@@ -1,0 +1,139 @@
+import type pg from 'pg';
+import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
+import { summarizeMessages } from '../../domain/things/summary-rules.js';
+import type { CommitIngestBatch } from './ingest-batch.js';
+import { foreignThingDeadLetter } from './ingest-batch.js';
+import { summarySetClause } from './summary-update-sql.js';
+
+// Deadlock and serialization failure: two instances touched the same things in another order. The transaction
+// rolled back whole, so running it again is safe.
+const retryableCodes = new Set(['40P01', '40001']);
+const attempts = 3;
+
+/**
+ * PostgreSQL batch writer: a handful of statements per batch whatever its size, each taking whole columns as
+ * array parameters through `unnest`, so a 500-message batch is five round trips, not five hundred.
+ */
+export function postgresIngestBatch(pool: pg.Pool): CommitIngestBatch {
+  return async (records, deadLetters) => {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await writeBatch(client, records, deadLetters);
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        if (attempt >= attempts || !retryableCodes.has((error as { code?: string }).code ?? '')) throw error;
+      } finally {
+        client.release();
+      }
+    }
+  };
+}
+
+async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]): Promise<IngestBatchResult> {
+  const firstByTuid = new Map<string, UplinkRecord>();
+  for (const record of records) if (!firstByTuid.has(record.tuid)) firstByTuid.set(record.tuid, record);
+  const tuids = [...firstByTuid.keys()].sort();
+
+  // Claim unknown things; a concurrent claim by another instance wins by the primary key, then we read the owner.
+  const claimedRows = await client.query<{ tuid: string }>(
+    `insert into things (tuid, organization_id, group_id, installation_status, created_at)
+     select tuid, organization_id, null, 'new', created_at from unnest($1::text[], $2::text[], $3::bigint[]) as u(tuid, organization_id, created_at)
+     on conflict do nothing returning tuid`,
+    [tuids, tuids.map((t) => firstByTuid.get(t)!.organizationId), tuids.map((t) => firstByTuid.get(t)!.receivedAt)],
+  );
+  const owners = await client.query<{ tuid: string; organization_id: string; group_id: string | null }>(
+    'select tuid, organization_id, group_id from things where tuid = any($1::text[])',
+    [tuids],
+  );
+  const ownerOf = new Map(owners.rows.map((row) => [row.tuid, row]));
+
+  const accepted: UplinkRecord[] = [];
+  const diverted: DeadLetterRecord[] = [];
+  for (const record of records) {
+    if (ownerOf.get(record.tuid)?.organization_id === record.organizationId) accepted.push(record);
+    else diverted.push(foreignThingDeadLetter(record));
+  }
+
+  const inserted = await client.query<{ tuid: string; tsm_ts: number; tsm_id: number; fingerprint: string }>(
+    `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
+     select u.tuid, u.tsm_ts, u.tsm_id, u.fingerprint, u.organization_id, u.tsm_ev, u.gateway_tuid, t.group_id, u.received_at, u.body, u.problems
+     from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::bigint[], $9::text[], $10::text[])
+       as u(tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, received_at, body, problems)
+     join things t on t.tuid = u.tuid
+     on conflict do nothing
+     returning tuid, tsm_ts, tsm_id, fingerprint`,
+    [
+      accepted.map((r) => r.tuid),
+      accepted.map((r) => r.tsmTs),
+      accepted.map((r) => r.tsmId),
+      accepted.map((r) => r.fingerprint),
+      accepted.map((r) => r.organizationId),
+      accepted.map((r) => r.tsmEv),
+      accepted.map((r) => r.gatewayTuid),
+      accepted.map((r) => r.receivedAt),
+      accepted.map((r) => r.body),
+      accepted.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
+    ],
+  );
+  const insertedKeys = new Set(inserted.rows.map((row) => messageKey(row.tuid, row.tsm_ts, row.tsm_id, row.fingerprint)));
+  const stored: StoredMessage[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const record of accepted) {
+    const key = messageKey(record.tuid, record.tsmTs, record.tsmId, record.fingerprint);
+    // A key inserted by this statement counts once; a repeat inside the same batch is a duplicate too.
+    if (insertedKeys.has(key) && !seen.has(key)) {
+      seen.add(key);
+      stored.push({ ...record, groupId: ownerOf.get(record.tuid)?.group_id ?? null });
+    } else duplicates += 1;
+  }
+
+  const candidates = summarizeMessages(stored).sort((a, b) => (a.tuid < b.tuid ? -1 : 1));
+  if (candidates.length > 0) {
+    await client.query(
+      `update things set ${summarySetClause((name) => `u.${name}`, (name) => `things.${name}`)}
+       from unnest($1::float8[], $2::text[], $3::float8[], $4::float8[], $5::text[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::bigint[], $11::text[], $12::text[])
+         as u(ts, gw, bat, bat_ts, ver, ver_ts, lat, lon, loc_ts, heard_at, heard_gw, tuid)
+       where things.tuid = u.tuid`,
+      [
+        candidates.map((c) => c.ts),
+        candidates.map((c) => c.gatewayTuid),
+        candidates.map((c) => c.battery?.level ?? null),
+        candidates.map((c) => c.battery?.ts ?? null),
+        candidates.map((c) => c.version?.value ?? null),
+        candidates.map((c) => c.version?.ts ?? null),
+        candidates.map((c) => c.location?.lat ?? null),
+        candidates.map((c) => c.location?.lon ?? null),
+        candidates.map((c) => c.location?.ts ?? null),
+        candidates.map((c) => c.heardAt),
+        candidates.map((c) => c.heardGatewayTuid),
+        candidates.map((c) => c.tuid),
+      ],
+    );
+  }
+
+  const allDeadLetters = [...deadLetters, ...diverted];
+  if (allDeadLetters.length > 0) {
+    await client.query(
+      `insert into dead_letters (organization_id, received_at, source, client, reason, payload)
+       select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+      [
+        allDeadLetters.map((d) => d.organizationId),
+        allDeadLetters.map((d) => d.receivedAt),
+        allDeadLetters.map((d) => d.source),
+        allDeadLetters.map((d) => d.client),
+        allDeadLetters.map((d) => d.reason),
+        allDeadLetters.map((d) => d.payload),
+      ],
+    );
+  }
+  return { stored, duplicates, deadLetters: allDeadLetters, claimed: claimedRows.rows.map((row) => row.tuid) };
+}
+
+function messageKey(tuid: string, tsmTs: number, tsmId: number, fingerprint: string): string {
+  return `${tuid}\u0000${tsmTs}\u0000${tsmId}\u0000${fingerprint}`;
+}
