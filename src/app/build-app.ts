@@ -76,6 +76,7 @@ export async function startApp(options: AppOptions): Promise<App> {
 
     const ingest = new IngestService({
       commit: ingestBatchWriter(database),
+      organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
       events,
       metrics,
       maxBatch: config.ingestBatchSize,

@@ -42,7 +42,7 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
     }
     return broker;
   }
-  const client = new ExternalBroker({ url: config.mqttUrl, clientId: config.mqttClientId, consumers: config.mqttConsumers, logger, onUplink });
+  const client = new ExternalBroker({ url: config.mqttUrl, clientId: config.mqttClientId, consumers: config.mqttConsumers, sharedGroup: config.mqttSharedGroup, logger, onUplink });
   try {
     await client.start();
   } catch (error) {

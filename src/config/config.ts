@@ -60,6 +60,8 @@ export interface Config {
   mqttClientId: string;
   /** External broker: consumer connections per instance in the shared subscription. */
   mqttConsumers: number;
+  /** External broker: the shared subscription group all instances of one deployment join. */
+  mqttSharedGroup: string;
   bootstrap: BootstrapConfig;
 }
 
@@ -90,6 +92,7 @@ const settings = {
   ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '500', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
   mqttConsumers: { variable: 'MQTT_CONSUMERS', fallback: '8', read: (name: string, raw: string) => parseInteger(name, raw, 1, 64) },
+  mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },
 } as const;
 
 const bootstrapVariables = {

@@ -1,11 +1,13 @@
 import type { Metrics } from '../app/metrics.js';
 import type { DomainEventBus } from '../domain/events.js';
 import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
-import { parseUplink, type UplinkSource } from './parse-uplink.js';
+import { deadLetter, parseUplink, type UplinkSource } from './parse-uplink.js';
 import { UplinkBatcher, type BatchCommitted } from './uplink-batcher.js';
 
 export interface IngestDeps {
   commit: CommitIngestBatch;
+  /** Whether an organization exists: uplinks on an external broker name theirs in the topic, unchecked. */
+  organizationExists(organizationId: string): Promise<boolean>;
   events: DomainEventBus;
   metrics: Metrics;
   maxBatch: number;
@@ -26,6 +28,12 @@ export class IngestService {
 
   /** Stores one uplink payload (array or single message). Resolves after commit; rejects if the store failed. */
   async ingest(payload: Buffer | string, from: UplinkSource): Promise<void> {
+    if (!(await this.knownOrganization(from.organizationId))) {
+      this.deps.metrics.ingestReceived.inc();
+      const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+      await this.batcher.submit([], [{ ...deadLetter(from, `unknown organization ${from.organizationId}`, text), organizationId: null }]);
+      return;
+    }
     const parsed = parseUplink(payload, from);
     this.deps.metrics.ingestReceived.inc(parsed.received);
     if (parsed.records.length === 0 && parsed.deadLetters.length === 0) return;
@@ -35,6 +43,18 @@ export class IngestService {
   /** Waits for queued payloads to be written (graceful shutdown). */
   drain(): Promise<void> {
     return this.batcher.drain();
+  }
+
+  private readonly organizations = new Map<string, { exists: boolean; checkedAt: number }>();
+
+  /** Organizations are never renamed, so a positive answer is kept; a negative one is re-checked after 5 s. */
+  private async knownOrganization(organizationId: string): Promise<boolean> {
+    const cached = this.organizations.get(organizationId);
+    if (cached && (cached.exists || performance.now() - cached.checkedAt < 5000)) return cached.exists;
+    const exists = await this.deps.organizationExists(organizationId);
+    if (this.organizations.size > 10_000) this.organizations.clear();
+    this.organizations.set(organizationId, { exists, checkedAt: performance.now() });
+    return exists;
   }
 
   private committed({ result, size, commitMs, maxLatencyMs }: BatchCommitted): void {

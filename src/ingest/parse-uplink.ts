@@ -49,6 +49,10 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource): Parse
     }
     const message = item as Record<string, unknown>;
     const tuid = message.tsmTuid as string;
+    if (!isStorableId(message.tsmId)) {
+      deadLetters.push(deadLetter(from, `${where}tsmId must be an integer from 0 to ${maxStoredId}`, JSON.stringify(item)));
+      return;
+    }
     if (!isValidTuid(tuid)) {
       deadLetters.push(deadLetter(from, `${where}tsmTuid must match ^[A-Za-z0-9._:-]{1,64}$`, JSON.stringify(item)));
       return;
@@ -58,7 +62,8 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource): Parse
       organizationId: from.organizationId,
       tuid,
       tsmId: message.tsmId as number,
-      tsmEv: typeof message.tsmEv === 'number' && Number.isInteger(message.tsmEv) ? message.tsmEv : null,
+      // An event id that is no storable integer is kept in the body (and flagged by the catalog) but not indexed.
+      tsmEv: isStorableId(message.tsmEv) ? message.tsmEv : null,
       tsmTs: message.tsmTs as number,
       gatewayTuid: typeof message.tsmGw === 'string' && message.tsmGw !== '' ? message.tsmGw : from.gatewayTuid,
       fingerprint: createHash('sha256').update(body).digest('hex').slice(0, 16),
@@ -71,13 +76,29 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource): Parse
   return { records, deadLetters, received: items.length };
 }
 
-function deadLetter(from: UplinkSource, reason: string, payload: string): DeadLetterRecord {
+// Ids are stored as 32-bit integers in both stores.
+const maxStoredId = 2_147_483_647;
+
+function isStorableId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= maxStoredId;
+}
+
+/**
+ * A dead letter for `payload`. Truncated, and NUL characters escaped: PostgreSQL text cannot hold them, and a
+ * dead letter that fails to store would fail its whole batch again on every redelivery.
+ */
+export function deadLetter(from: UplinkSource, reason: string, payload: string): DeadLetterRecord {
+  const bounded = payload.length > maxDeadLetterPayload ? `${payload.slice(0, maxDeadLetterPayload)}…[truncated]` : payload;
   return {
     organizationId: from.organizationId,
     receivedAt: from.receivedAt,
-    source: from.source,
-    client: from.client,
-    reason,
-    payload: payload.length > maxDeadLetterPayload ? `${payload.slice(0, maxDeadLetterPayload)}…[truncated]` : payload,
+    source: withoutNul(from.source),
+    client: from.client === null ? null : withoutNul(from.client),
+    reason: withoutNul(reason),
+    payload: withoutNul(bounded),
   };
+}
+
+function withoutNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\\u0000') : text;
 }

@@ -9,18 +9,18 @@ export interface ExternalBrokerOptions {
   clientId: string;
   /** Consumer connections in the shared subscription group. */
   consumers: number;
+  /** The shared subscription group; every instance of one deployment uses the same. */
+  sharedGroup: string;
   logger: Logger;
   onUplink: UplinkHandler;
 }
 
-// Every instance joins this group; the broker hands each uplink to one member (MQTT 5 shared subscription).
-export const sharedGroup = 'thingdesk';
 // A day: an instance that restarts within it gets the messages that arrived for its session meanwhile.
 const sessionExpiryS = 86_400;
 
 /**
  * The platform as a client of an external broker (Mosquitto, EMQX, ...). Uplinks arrive through
- * `$share/thingdesk/thingdesk/+/up/+` on persistent MQTT 5 sessions, and each is acknowledged only after the
+ * `$share/{MQTT_SHARED_GROUP}/thingdesk/+/up/+` on persistent MQTT 5 sessions, and each is acknowledged only after the
  * ingest pipeline committed it. mqtt.js handles one incoming message at a time per connection (the next waits
  * for the previous acknowledgement), so an instance opens several consumer connections to keep many in flight.
  * A separate connection publishes downlinks, the data feed and alerts.
@@ -38,7 +38,8 @@ export class ExternalBroker implements MqttTransport {
     for (let i = 0; i < this.options.consumers; i++) {
       const consumer = await connectAsync(this.options.url, this.clientOptions(`${this.options.clientId}-c${i}`, false));
       this.attachConsumer(consumer);
-      await consumer.subscribeAsync(`$share/${sharedGroup}/${allUplinksFilter}`, { qos: 1 });
+      // Every instance joins the group; the broker hands each uplink to one member (MQTT 5 shared subscription).
+      await consumer.subscribeAsync(`$share/${this.options.sharedGroup}/${allUplinksFilter}`, { qos: 1 });
       this.consumers.push(consumer);
     }
   }

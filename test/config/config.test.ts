@@ -87,6 +87,7 @@ describe('configuration', () => {
     ['INGEST_BATCH_SIZE', '0'],
     ['MQTT_CLIENT_ID', 'has space'],
     ['MQTT_CONSUMERS', '0'],
+    ['MQTT_SHARED_GROUP', 'a/b'],
   ];
   for (const [variable, value] of invalid) {
     test(`${variable}=${JSON.stringify(value)} is refused naming ${variable}`, () => {
