@@ -8,6 +8,9 @@ import { SigningKeys } from '../domain/identity/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
 import { registerHealthRoutes, type ReadinessCheck } from '../http/routes/health-routes.js';
 import { registerJwksRoutes } from '../http/routes/jwks-routes.js';
+import { RateLimiter } from '../http/rate-limiter.js';
+import { registerRest } from '../http/rest/rest-plugin.js';
+import { ClientTokens } from '../domain/identity/client-tokens.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { startDataFeed } from '../integration/data-feed.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
@@ -37,6 +40,7 @@ export interface App {
   readonly store: Store;
   readonly events: DomainEventBus;
   readonly signingKeys: SigningKeys;
+  readonly clientTokens: ClientTokens;
   readonly ingest: IngestService;
   readonly mqtt: MqttTransport;
   readonly http: FastifyInstance;
@@ -92,15 +96,25 @@ export async function startApp(options: AppOptions): Promise<App> {
       { name: 'store', check: () => store.ping() },
       { name: 'mqtt', check: () => mqtt.ping() },
     ];
+    const clientTokens = new ClientTokens({ store, clock, signingKeys });
     const http = buildHttpServer({ logger, metrics });
     registerHealthRoutes(http, { checks, metrics });
     registerJwksRoutes(http, { signingKeys });
+    registerRest(http, {
+      store,
+      clock,
+      events,
+      config,
+      clientTokens,
+      mqtt,
+      limits: { perToken: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) },
+    });
     await listen(http, config);
     stoppers.push(() => http.close());
     const address = http.server.address();
     const httpPort = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, signingKeys, ingest, mqtt, http, httpPort, bootstrap, stop };
+    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, ingest, mqtt, http, httpPort, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;

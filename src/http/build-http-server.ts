@@ -4,6 +4,7 @@ import type { Logger } from '../app/logger.js';
 import type { Metrics } from '../app/metrics.js';
 import { notFound } from '../domain/errors.js';
 import { sendProblem, toAppError } from './problem.js';
+import { validatorCompiler } from './validator-compiler.js';
 
 export const bodyLimitBytes = 1024 * 1024;
 
@@ -33,6 +34,7 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
 
   // JSON only: without the text/plain parser, any other content type is a 415.
   app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -14,6 +14,11 @@ export interface Schema {
   things: ThingsTable;
   messages: MessagesTable;
   dead_letters: DeadLettersTable;
+  groups: GroupsTable;
+  installation_history: InstallationHistoryTable;
+  command_requests: CommandRequestsTable;
+  command_items: CommandItemsTable;
+  alerts: AlertsTable;
 }
 
 export interface OrganizationsTable {
@@ -110,4 +115,53 @@ export interface DeadLettersTable {
   client: string | null;
   reason: string;
   payload: string;
+}
+
+export interface GroupsTable {
+  organization_id: string;
+  group_id: string;
+  description: string | null;
+  created_at: number;
+}
+
+export interface InstallationHistoryTable {
+  id: Generated<number>;
+  organization_id: string;
+  tuid: string;
+  installation_status: string;
+  /** Milliseconds. */
+  timestamp: number;
+  /** client_id, a user's e-mail, or `uplink` for the first sighting. */
+  responsible: string;
+}
+
+export interface CommandRequestsTable {
+  id: Generated<number>;
+  organization_id: string;
+  tuid: string;
+  timestamp: number;
+  responsible: string;
+}
+
+export interface CommandItemsTable {
+  request_id: number;
+  position: number;
+  tuid: string;
+  transaction_id: number | null;
+  /** The command as sent (with tsmTs and tsmDstTuid), JSON. */
+  body: string;
+  /** sent, applied or unavailable. */
+  status: string;
+  /** The device's response message, JSON. */
+  response: string | null;
+  responded_at: number | null;
+}
+
+export interface AlertsTable {
+  id: Generated<number>;
+  organization_id: string;
+  tuid: string;
+  alert_type: string;
+  opened_at: number;
+  closed_at: number | null;
 }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
 import type { CommitIngestBatch } from './ingest-batch.js';
-import { foreignThingDeadLetter } from './ingest-batch.js';
+import { claimResponsible, foreignThingDeadLetter } from './ingest-batch.js';
 import { summarySetClause } from './summary-update-sql.js';
 
 // Deadlock and serialization failure: two instances touched the same things in another order. The transaction
@@ -45,6 +45,14 @@ async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[
      on conflict do nothing returning tuid`,
     [tuids, tuids.map((t) => firstByTuid.get(t)!.organizationId), tuids.map((t) => firstByTuid.get(t)!.receivedAt)],
   );
+  if (claimedRows.rows.length > 0) {
+    const claimedTuids = claimedRows.rows.map((row) => row.tuid);
+    await client.query(
+      `insert into installation_history (organization_id, tuid, installation_status, timestamp, responsible)
+       select organization_id, tuid, 'new', created_at, '${claimResponsible}' from things where tuid = any($1::text[])`,
+      [claimedTuids],
+    );
+  }
   const owners = await client.query<{ tuid: string; organization_id: string; group_id: string | null }>(
     'select tuid, organization_id, group_id from things where tuid = any($1::text[])',
     [tuids],

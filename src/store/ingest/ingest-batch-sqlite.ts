@@ -2,7 +2,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
 import type { CommitIngestBatch } from './ingest-batch.js';
-import { foreignThingDeadLetter } from './ingest-batch.js';
+import { claimResponsible, foreignThingDeadLetter } from './ingest-batch.js';
 import { sqliteSummaryUpdateSql } from './summary-update-sql.js';
 
 /**
@@ -15,6 +15,9 @@ export function sqliteIngestBatch(connection: SqliteDatabase.Database): CommitIn
   );
   const claimThing = connection.prepare(
     "insert into things (tuid, organization_id, group_id, installation_status, created_at) values (?, ?, null, 'new', ?) on conflict do nothing",
+  );
+  const insertFirstHistory = connection.prepare(
+    `insert into installation_history (organization_id, tuid, installation_status, timestamp, responsible) values (?, ?, 'new', ?, '${claimResponsible}')`,
   );
   const insertMessage = connection.prepare(
     `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
@@ -38,6 +41,7 @@ export function sqliteIngestBatch(connection: SqliteDatabase.Database): CommitIn
         if (row) owner = { organizationId: row.organization_id, groupId: row.group_id };
         else {
           claimThing.run(record.tuid, record.organizationId, record.receivedAt);
+          insertFirstHistory.run(record.organizationId, record.tuid, record.receivedAt);
           claimed.push(record.tuid);
           owner = { organizationId: record.organizationId, groupId: null };
         }

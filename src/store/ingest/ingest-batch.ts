@@ -4,7 +4,8 @@ import { postgresIngestBatch } from './ingest-batch-postgres.js';
 import { sqliteIngestBatch } from './ingest-batch-sqlite.js';
 
 /**
- * Commits one batch of uplinks in one transaction: claims unknown things for the message's organization,
+ * Commits one batch of uplinks in one transaction: claims unknown things for the message's organization (status
+ * `new`, the first entry of their installation history),
  * diverts messages for another organization's thing to the dead letters, inserts the messages (a redelivered
  * message is a no-op), updates each thing's summary and stores the dead letters. Resolves only after the commit;
  * nothing of a failed batch is kept, so its senders (unacknowledged) will send it again.
@@ -14,6 +15,9 @@ export type CommitIngestBatch = (records: readonly UplinkRecord[], deadLetters: 
 export function ingestBatchWriter(database: Database): CommitIngestBatch {
   return database.driver.dialect === 'sqlite' ? sqliteIngestBatch(database.driver.connection) : postgresIngestBatch(database.driver.pool);
 }
+
+/** Who the installation history names for a thing's first sighting through an uplink. */
+export const claimResponsible = 'uplink';
 
 /** The dead-letter reason of a message whose thing another organization owns. */
 export function foreignThingReason(tuid: string): string {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isSqlite } from './dialect.js';
+import { autoIncrementId, isSqlite } from './dialect.js';
 
 /**
  * Things with their summary, the message store and the dead-letter table (SPEC sections 3, 5 and 6).
@@ -54,9 +54,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (sqlite) messages = messages.modifyEnd(sql`without rowid`);
   await messages.execute();
 
-  await db.schema
-    .createTable('dead_letters')
-    .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+  await autoIncrementId(db, db.schema.createTable('dead_letters'))
     .addColumn('organization_id', 'varchar(40)')
     .addColumn('received_at', 'bigint', (c) => c.notNull())
     .addColumn('source', 'text', (c) => c.notNull())

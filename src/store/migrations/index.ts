@@ -1,6 +1,9 @@
 import type { Migration } from 'kysely';
 import * as identity from './0001-identity.js';
 import * as thingsAndMessages from './0002-things-and-messages.js';
+import * as installationsAndGroups from './0003-installations-and-groups.js';
+import * as commands from './0004-commands.js';
+import * as alerts from './0005-alerts.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -9,4 +12,7 @@ import * as thingsAndMessages from './0002-things-and-messages.js';
 export const migrations: Record<string, Migration> = {
   '0001-identity': identity,
   '0002-things-and-messages': thingsAndMessages,
+  '0003-installations-and-groups': installationsAndGroups,
+  '0004-commands': commands,
+  '0005-alerts': alerts,
 };

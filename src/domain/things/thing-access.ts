@@ -1,0 +1,26 @@
+import type { DomainDeps } from '../domain-deps.js';
+import { invalidField, notFound } from '../errors.js';
+import type { Principal } from '../identity/principal.js';
+import type { Thing } from './thing-types.js';
+import { isValidTuid, tuidPattern } from './tuid.js';
+
+/** VALIDATION_FAILED naming `field` unless `tuid` follows the TUID rule. */
+export function checkTuid(tuid: string, field = 'tuid'): void {
+  if (!isValidTuid(tuid)) throw invalidField(field, `${field} must match ${tuidPattern.source}`);
+}
+
+/** The answer for a thing the caller may not see: the same whether it does not exist or is another's. */
+export function thingNotFound(tuid: string) {
+  return notFound(`No thing ${tuid}.`);
+}
+
+/**
+ * The caller's organization's thing, or NOT_FOUND: another organization's thing answers exactly like an unknown
+ * one, so its existence does not leak.
+ */
+export async function requireThing(deps: Pick<DomainDeps, 'store'>, principal: Principal, tuid: string): Promise<Thing> {
+  checkTuid(tuid);
+  const thing = await deps.store.things.get(tuid);
+  if (!thing || thing.organizationId !== principal.organizationId) throw thingNotFound(tuid);
+  return thing;
+}

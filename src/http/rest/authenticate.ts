@@ -1,0 +1,32 @@
+import type { FastifyRequest } from 'fastify';
+import { unauthenticated } from '../../domain/errors.js';
+import type { ClientPrincipal } from '../../domain/identity/principal.js';
+import type { RestDeps } from './rest-deps.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The REST client behind the bearer token; set by `authenticateClient` before any handler runs. */
+    client: ClientPrincipal;
+  }
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Rate limits (per address always, per token when one is sent), then authenticates the client. Runs as an
+ * onRequest hook, so an unauthenticated request costs no body parsing.
+ */
+export async function limitAndAuthenticate(request: FastifyRequest, deps: RestDeps, requireToken: boolean): Promise<void> {
+  deps.limits.perAddress.hit(request.ip);
+  const token = bearerToken(request);
+  if (token !== undefined) deps.limits.perToken.hit(token);
+  if (!requireToken) return;
+  if (token === undefined) throw unauthenticated('Send a client token as Authorization: Bearer <token>.');
+  request.client = await deps.clientTokens.verify(token);
+}

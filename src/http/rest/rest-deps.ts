@@ -1,0 +1,13 @@
+import type { Config } from '../../config/config.js';
+import type { DomainDeps } from '../../domain/domain-deps.js';
+import type { ClientTokens } from '../../domain/identity/client-tokens.js';
+import type { MqttTransport } from '../../mqtt/mqtt-transport.js';
+import type { RateLimiter } from '../rate-limiter.js';
+
+/** Everything the REST routes use, handed over by the composition root. */
+export interface RestDeps extends DomainDeps {
+  config: Config;
+  clientTokens: ClientTokens;
+  mqtt: MqttTransport;
+  limits: { perToken: RateLimiter; perAddress: RateLimiter };
+}

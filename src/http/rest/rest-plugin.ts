@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { limitAndAuthenticate } from './authenticate.js';
+import type { RestDeps } from './rest-deps.js';
+import { registerAuthRoutes } from './routes/auth-routes.js';
+import { registerCatalogRoutes } from './routes/catalog-routes.js';
+import { registerMessageRoutes } from './routes/message-routes.js';
+import { registerThingRoutes } from './routes/thing-routes.js';
+import { ErrorBody } from './schemas.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route callable without a token (only the client-token endpoint). */
+    public?: boolean;
+  }
+}
+
+/**
+ * The REST interface of seed 000 under REST_BASE_PATH. Every route but the token endpoint needs a client token;
+ * each route decodes its input, calls one domain function and shapes the answer.
+ */
+export function registerRest(app: FastifyInstance, deps: RestDeps): void {
+  app.addSchema(ErrorBody);
+  app.register(
+    async (rest) => {
+      rest.decorateRequest('client', null as never);
+      rest.addHook('onRequest', async (request) => limitAndAuthenticate(request, deps, request.routeOptions.config.public !== true));
+      registerAuthRoutes(rest, deps);
+      registerThingRoutes(rest, deps);
+      registerMessageRoutes(rest, deps);
+      registerCatalogRoutes(rest);
+    },
+    { prefix: deps.config.restBasePath },
+  );
+}

@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { listMessages, messageLimit } from '../../../domain/messages/message-query.js';
+import { dataArrayJson } from '../presenters.js';
+import type { RestDeps } from '../rest-deps.js';
+import { TuidParams, errors } from '../schemas.js';
+
+const idList = Type.String({ pattern: '^\\s*\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*$', description: 'comma-separated integers' });
+
+const MessageQuery = Type.Object({
+  limit: Type.Integer({ minimum: messageLimit.min, maximum: messageLimit.max, description: 'required: newest N messages' }),
+  messageid: Type.Optional({ ...idList, description: 'comma-separated message ids (tsmId)' }),
+  eventid: Type.Optional({ ...idList, description: 'comma-separated event ids (tsmEv)' }),
+  from: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds, inclusive' })),
+  to: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds, inclusive' })),
+}, { required: ['limit'] });
+
+/** Endpoint 3: `GET /things/{tuid}/messages`, newest first, each message as stored plus `deploymentGroupId`. */
+export function registerMessageRoutes(app: FastifyInstance, deps: RestDeps): void {
+  app.get(
+    '/things/:tuid/messages',
+    {
+      schema: {
+        tags: ['messages'],
+        summary: "List a thing's messages, newest first",
+        params: TuidParams,
+        querystring: MessageQuery,
+        response: { 200: { description: '`{data: [message]}`: each message as received plus deploymentGroupId', type: 'object' }, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { tuid } = request.params as { tuid: string };
+      const query = request.query as { limit: number; messageid?: string; eventid?: string; from?: number; to?: number };
+      const messages = await listMessages(deps, request.client, {
+        tuid,
+        limit: query.limit,
+        messageIds: parseIdList(query.messageid),
+        eventIds: parseIdList(query.eventid),
+        from: query.from,
+        to: query.to,
+      });
+      // Stored messages are already JSON: splice them into the envelope instead of parsing and serializing again.
+      return reply.type('application/json; charset=utf-8').serializer((payload) => payload as string).send(dataArrayJson(messages));
+    },
+  );
+}
+
+function parseIdList(text: string | undefined): number[] | undefined {
+  return text === undefined ? undefined : text.split(',').map((part) => Number(part.trim()));
+}
