@@ -10,9 +10,12 @@ import { registerHealthRoutes, type ReadinessCheck } from '../http/routes/health
 import { registerJwksRoutes } from '../http/routes/jwks-routes.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { registerRest } from '../http/rest/rest-plugin.js';
+import { registerOpenApi } from '../http/openapi.js';
+import { packageVersion } from './package-version.js';
 import { ClientTokens } from '../domain/identity/client-tokens.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { startDataFeed } from '../integration/data-feed.js';
+import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { openDatabase, type Database } from '../store/database.js';
 import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
@@ -91,15 +94,17 @@ export async function startApp(options: AppOptions): Promise<App> {
     const mqtt = await startMqtt({ store, clock, config, logger, ingest });
     stoppers.push(() => mqtt.stop());
     startDataFeed({ events, mqtt, template: config.integrationTopic, logger });
+    startCommandResponseMatcher({ store, events });
 
     const checks: ReadinessCheck[] = [
       { name: 'store', check: () => store.ping() },
       { name: 'mqtt', check: () => mqtt.ping() },
     ];
-    const clientTokens = new ClientTokens({ store, clock, signingKeys });
+    const clientTokens = new ClientTokens({ store, clock, signingKeys, events });
     const http = buildHttpServer({ logger, metrics });
     registerHealthRoutes(http, { checks, metrics });
     registerJwksRoutes(http, { signingKeys });
+    await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
     registerRest(http, {
       store,
       clock,

@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import type { CommandAnswered } from './commands/command-types.js';
+import type { AlertType } from './alerts/alert-types.js';
 import type { StoredMessage } from './messages/message-types.js';
 
 /**
@@ -8,6 +10,12 @@ import type { StoredMessage } from './messages/message-types.js';
 export interface DomainEvents {
   /** A batch of uplink messages was committed to the store (emitted once per batch, after commit). */
   messagesStored: { messages: readonly StoredMessage[] };
+  /** A thing answered a command (its history entry is updated): the command, its new status and the answer. */
+  commandAnswered: CommandAnswered;
+  /** An alert period opened or closed (the alert engine). Times in milliseconds. */
+  alertChanged: AlertChanged;
+  /** An API client was revoked on this instance: its tokens must stop working here at once. */
+  apiClientRevoked: { clientId: string };
 }
 
 export type DomainEventName = keyof DomainEvents;
@@ -40,4 +48,13 @@ export class DomainEventBus {
   emit<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
     this.emitter.emit(name, event);
   }
+}
+
+export interface AlertChanged {
+  organizationId: string;
+  tuid: string;
+  alertType: AlertType;
+  state: 'opened' | 'closed';
+  openedAt: number;
+  closedAt: number | null;
 }

@@ -19,6 +19,8 @@ export interface Schema {
   command_requests: CommandRequestsTable;
   command_items: CommandItemsTable;
   alerts: AlertsTable;
+  sessions: SessionsTable;
+  login_attempts: LoginAttemptsTable;
 }
 
 export interface OrganizationsTable {
@@ -164,4 +166,26 @@ export interface AlertsTable {
   alert_type: string;
   opened_at: number;
   closed_at: number | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  /** The id (jti) of the only refresh token of this session that may still be used. */
+  refresh_jti: string;
+  created_at: number;
+  refreshed_at: number;
+  /** When the current refresh token expires; the session cannot outlive it. */
+  expires_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+export interface LoginAttemptsTable {
+  /** Lower-cased organization name and e-mail: throttling applies whether or not the account exists. */
+  account_key: string;
+  failures: number;
+  first_failure_at: number;
+  blocked_until: number | null;
 }

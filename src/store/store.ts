@@ -1,5 +1,11 @@
+import { alertsStore } from './alerts-store.js';
+import { loginAttemptsStore } from './login-attempts-store.js';
+import { sessionsStore } from './sessions-store.js';
 import { apiClientsStore } from './api-clients-store.js';
+import { commandsStore } from './commands-store.js';
 import { deadLettersStore } from './dead-letters-store.js';
+import { groupsStore } from './groups-store.js';
+import { installationsStore } from './installations-store.js';
 import { messagesStore } from './messages-store.js';
 import { thingsStore } from './things-store.js';
 import type { Database } from './database.js';
@@ -24,5 +30,11 @@ export function createStore(database: Database) {
     things: thingsStore(db),
     messages: messagesStore(db),
     deadLetters: deadLettersStore(db),
+    groups: groupsStore(db, database.dialect),
+    installations: installationsStore(db),
+    commands: commandsStore(db),
+    alerts: alertsStore(db),
+    sessions: sessionsStore(db),
+    loginAttempts: loginAttemptsStore(db),
   };
 }

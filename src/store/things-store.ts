@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { InstallationStatus, Thing } from '../domain/things/thing-types.js';
 import type { Schema, ThingsTable } from './schema.js';
 
@@ -11,6 +11,23 @@ export function thingsStore(db: Kysely<Schema>) {
       const row = await db.selectFrom('things').selectAll().where('tuid', '=', tuid).executeTakeFirst();
       return row && toThing(row);
     },
+    /**
+     * One page of an organization's things by TUID. `groupId` null lists the things in no group; `q` is a
+     * case-insensitive substring of the TUID; `afterTuid` continues after the previous page's last TUID.
+     */
+    async list(
+      organizationId: string,
+      filter: { groupId?: string | null; installationStatus?: string; q?: string; afterTuid?: string; limit: number },
+    ): Promise<Thing[]> {
+      let query = db.selectFrom('things').selectAll().where('organization_id', '=', organizationId);
+      if (filter.groupId === null) query = query.where('group_id', 'is', null);
+      else if (filter.groupId !== undefined) query = query.where('group_id', '=', filter.groupId);
+      if (filter.installationStatus !== undefined) query = query.where('installation_status', '=', filter.installationStatus);
+      if (filter.q) query = query.where(sql<boolean>`lower(tuid) like ${`%${escapeLike(filter.q.toLowerCase())}%`} escape '\\'`);
+      if (filter.afterTuid !== undefined) query = query.where('tuid', '>', filter.afterTuid);
+      const rows = await query.orderBy('tuid').limit(filter.limit).execute();
+      return rows.map(toThing);
+    },
     async count(organizationId: string): Promise<number> {
       const row = await db
         .selectFrom('things')
@@ -18,6 +35,16 @@ export function thingsStore(db: Kysely<Schema>) {
         .where('organization_id', '=', organizationId)
         .executeTakeFirstOrThrow();
       return Number(row.n);
+    },
+    /** The organization's things in `groupId` (null: in no group), in no particular order. */
+    async listInGroup(organizationId: string, groupId: string | null): Promise<Thing[]> {
+      const rows = await db
+        .selectFrom('things')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('group_id', groupId === null ? 'is' : '=', groupId)
+        .execute();
+      return rows.map(toThing);
     },
   };
 }
@@ -39,4 +66,9 @@ export function toThing(row: Selectable<ThingsTable>): Thing {
     lastHeardAt: row.last_heard_at,
     lastHeardGatewayTuid: row.last_heard_gateway_tuid,
   };
+}
+
+/** Escapes LIKE's wildcards (TUIDs may contain `_`) with a backslash. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

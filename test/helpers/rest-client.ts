@@ -17,7 +17,10 @@ export class RestClient {
 
   constructor(
     private readonly server: TestApp,
-    private readonly credentials = { client_id: testBootstrap.BOOTSTRAP_CLIENT_ID, client_secret: testBootstrap.BOOTSTRAP_CLIENT_SECRET },
+    private readonly credentials: { client_id: string; client_secret: string } = {
+      client_id: testBootstrap.BOOTSTRAP_CLIENT_ID,
+      client_secret: testBootstrap.BOOTSTRAP_CLIENT_SECRET,
+    },
   ) {}
 
   async accessToken(): Promise<string> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../store/store.js';
 import { DuplicateKeyError } from '../../store/store-errors.js';
 import type { Clock } from '../clock.js';
+import type { DomainEventBus } from '../events.js';
 import { conflict, notFound, validationFailed } from '../errors.js';
 import {
   checkClientSecret,
@@ -23,6 +24,8 @@ import type { ApiClient, MqttCredential, Organization, User } from './types.js';
 export interface IdentityDeps {
   store: Store;
   clock: Clock;
+  /** Present in a running platform; the CLI has none (other instances notice a revocation within a second). */
+  events?: DomainEventBus;
 }
 
 /** Creates an organization; its id is derived from the name unless given. CONFLICT when the name or id is taken. */
@@ -73,6 +76,7 @@ export async function createApiClient(
 export async function revokeApiClient(deps: IdentityDeps, input: { clientId: string; organizationId?: string }): Promise<void> {
   const revoked = await deps.store.apiClients.revoke(input.clientId, deps.clock.now(), input.organizationId);
   if (!revoked) throw notFound(`No active API client with id ${input.clientId}.`);
+  deps.events?.emit('apiClientRevoked', { clientId: input.clientId });
 }
 
 /** Creates an MQTT credential; the password is returned once and stored as an argon2id hash. */

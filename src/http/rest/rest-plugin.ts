@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { limitAndAuthenticate } from './authenticate.js';
 import type { RestDeps } from './rest-deps.js';
+import { registerAlertRoutes } from './routes/alert-routes.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerCatalogRoutes } from './routes/catalog-routes.js';
+import { registerCommandRoutes } from './routes/command-routes.js';
+import { registerGroupRoutes } from './routes/group-routes.js';
+import { registerInstallationRoutes } from './routes/installation-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
 import { ErrorBody } from './schemas.js';
@@ -27,7 +31,11 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerAuthRoutes(rest, deps);
       registerThingRoutes(rest, deps);
       registerMessageRoutes(rest, deps);
+      registerCommandRoutes(rest, deps);
+      registerInstallationRoutes(rest, deps);
+      registerGroupRoutes(rest, deps);
       registerCatalogRoutes(rest);
+      registerAlertRoutes(rest, deps);
     },
     { prefix: deps.config.restBasePath },
   );

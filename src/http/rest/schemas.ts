@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { commandTsmIds } from '../../catalog/index.js';
 import { tuidPattern } from '../../domain/things/tuid.js';
 
 /**
@@ -44,4 +45,42 @@ export const ThingSummary = Type.Object({
   version: Type.String({ description: 'newest 1100 swVersion, `unknown` until one arrives' }),
   installation_status: Type.String(),
   group_id: Type.String({ description: '`unassigned` for a thing in no group' }),
+});
+
+/** A command as published: the caller's fields (any id's own, free ones for 13200) with tsmTs and tsmDstTuid set. */
+const sentCommandFields = {
+  tsmId: Type.Integer({ description: `Message id: one of ${commandTsmIds.join(', ')}` }),
+  tsmEv: Type.Integer({ description: 'Event id' }),
+  tsmTs: Type.Integer({ description: 'Unix seconds, set by the service when it sent the command' }),
+  tsmDstTuid: Type.String({ description: 'Destination thing, set by the service' }),
+  transactionId: Type.Integer({ description: 'Echo of the transaction id sent; the thing answers with it' }),
+};
+
+export const SentCommand = Type.Object(sentCommandFields, { additionalProperties: true, description: 'The command as sent, plus tsmTs and tsmDstTuid' });
+
+export const SentCommandRequest = Type.Object({
+  tuid: Type.String(),
+  timestamp: Type.Integer({ description: 'Unix seconds when the service sent the request' }),
+  responsible: Type.String({ description: 'The caller: client_id, or the user e-mail over GraphQL' }),
+  commands: Type.Array(SentCommand),
+});
+
+export const TrackedCommand = Type.Object(
+  {
+    ...sentCommandFields,
+    status: Type.Union([Type.Literal('sent'), Type.Literal('applied'), Type.Literal('unavailable')], {
+      description: '`sent` until the thing answers with the transactionId; `unavailable` when it answered with 1102',
+    }),
+    response: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: "The thing's answer as received" }),
+    respondedAt: Type.Union([Type.Integer(), Type.Null()], { description: 'Unix seconds when the answer arrived' }),
+  },
+  { additionalProperties: true, description: 'A command as sent, with its status' },
+);
+
+export const CommandHistoryRecord = Type.Object({
+  tuid: Type.String(),
+  timestamp: Type.Integer({ description: 'Unix seconds when the request was sent' }),
+  responsible: Type.String(),
+  command: { ...TrackedCommand, description: 'The first command of the request' },
+  commands: Type.Array(TrackedCommand),
 });

@@ -1,4 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../schema.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
 import type { CommitIngestBatch } from './ingest-batch.js';
@@ -9,7 +11,7 @@ import { sqliteSummaryUpdateSql } from './summary-update-sql.js';
  * SQLite batch writer: prepared statements in one synchronous transaction. better-sqlite3 runs a prepared insert
  * in about a microsecond, so the query builder would cost more than the work here.
  */
-export function sqliteIngestBatch(connection: SqliteDatabase.Database): CommitIngestBatch {
+export function sqliteIngestBatch(db: Kysely<Schema>, connection: SqliteDatabase.Database): CommitIngestBatch {
   const selectThing = connection.prepare<[string], { organization_id: string; group_id: string | null }>(
     'select organization_id, group_id from things where tuid = ?',
   );
@@ -88,5 +90,8 @@ export function sqliteIngestBatch(connection: SqliteDatabase.Database): CommitIn
     return { stored, duplicates, deadLetters: allDeadLetters, claimed };
   });
 
-  return async (records, deadLetters) => commit.immediate(records, deadLetters);
+  // Kysely serializes its use of the one SQLite connection with a mutex, and holds it for a whole transaction.
+  // Taking it here too keeps this batch from running inside another module's open transaction, where a rollback
+  // would take acknowledged messages with it.
+  return (records, deadLetters) => db.connection().execute(async () => commit.immediate(records, deadLetters));
 }

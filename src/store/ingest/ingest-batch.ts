@@ -13,7 +13,7 @@ import { sqliteIngestBatch } from './ingest-batch-sqlite.js';
 export type CommitIngestBatch = (records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]) => Promise<IngestBatchResult>;
 
 export function ingestBatchWriter(database: Database): CommitIngestBatch {
-  return database.driver.dialect === 'sqlite' ? sqliteIngestBatch(database.driver.connection) : postgresIngestBatch(database.driver.pool);
+  return database.driver.dialect === 'sqlite' ? sqliteIngestBatch(database.db, database.driver.connection) : postgresIngestBatch(database.driver.pool);
 }
 
 /** Who the installation history names for a thing's first sighting through an uplink. */

@@ -4,6 +4,7 @@ import * as thingsAndMessages from './0002-things-and-messages.js';
 import * as installationsAndGroups from './0003-installations-and-groups.js';
 import * as commands from './0004-commands.js';
 import * as alerts from './0005-alerts.js';
+import * as sessions from './0006-sessions.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003-installations-and-groups': installationsAndGroups,
   '0004-commands': commands,
   '0005-alerts': alerts,
+  '0006-sessions': sessions,
 };

@@ -1,11 +1,47 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { listThings, thingPageLimit } from '../../../domain/things/thing-queries.js';
+import { installationStatuses } from '../../../domain/things/thing-types.js';
 import { requireThing } from '../../../domain/things/thing-access.js';
 import { presentThingSummary } from '../presenters.js';
 import type { RestDeps } from '../rest-deps.js';
 import { ThingSummary, TuidParams, dataOf, errors } from '../schemas.js';
 
-/** Endpoint 2: `GET /things/{tuid}`, the thing summary. */
+const ThingListQuery = Type.Object({
+  group_id: Type.Optional(Type.String({ description: 'a group id, or `unassigned`' })),
+  installation_status: Type.Optional(Type.String({ enum: [...installationStatuses] })),
+  q: Type.Optional(Type.String({ maxLength: 64, description: 'case-insensitive substring of the TUID' })),
+  limit: Type.Optional(Type.Integer({ minimum: thingPageLimit.min, maximum: thingPageLimit.max, default: thingPageLimit.default })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: '`next_cursor` of the previous page' })),
+});
+
+/** Endpoint 2 (`GET /things/{tuid}`, the thing summary) and the list `GET /things` with filters and cursor paging. */
 export function registerThingRoutes(app: FastifyInstance, deps: RestDeps): void {
+  app.get(
+    '/things',
+    {
+      schema: {
+        tags: ['things'],
+        summary: "List the organization's things by TUID, a page at a time",
+        querystring: ThingListQuery,
+        response: {
+          200: dataOf(Type.Object({ things: Type.Array(ThingSummary), next_cursor: Type.Union([Type.String(), Type.Null()]) })),
+          ...errors(400, 401, 429),
+        },
+      },
+    },
+    async (request) => {
+      const query = request.query as { group_id?: string; installation_status?: string; q?: string; limit?: number; cursor?: string };
+      const page = await listThings(deps, request.client, {
+        groupId: query.group_id,
+        installationStatus: query.installation_status,
+        q: query.q,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return { data: { things: page.things.map(presentThingSummary), next_cursor: page.nextCursor } };
+    },
+  );
   app.get(
     '/things/:tuid',
     {

@@ -1,0 +1,66 @@
+import type { MqttTransport } from '../../mqtt/mqtt-transport.js';
+import { downlinkTopic } from '../../mqtt/topics.js';
+import type { DomainDeps } from '../domain-deps.js';
+import { serviceUnavailable, validationFailed } from '../errors.js';
+import type { Principal } from '../identity/principal.js';
+import { requireThing } from '../things/thing-access.js';
+import { checkCommands, stampCommands, unixSecondsOf } from './command-rules.js';
+import type { SentCommandRequest } from './command-types.js';
+
+/** Sending needs the platform's MQTT connection (embedded broker or external) besides the store and clock. */
+export type SendCommandsDeps = DomainDeps & { mqtt: Pick<MqttTransport, 'publish'> };
+
+export interface SendCommandsInput {
+  tuid: string;
+  /** The request body as received: checked here, so REST and GraphQL report the same problems. */
+  commands: unknown;
+}
+
+/**
+ * How long a send waits for the broker to take the downlink. An external broker that is unreachable would
+ * otherwise hold the request until it reconnects.
+ */
+export const publishTimeoutMs = 10_000;
+
+/**
+ * Sends commands to one of the caller's things (SPEC section 3): checks every command (all or nothing), sets
+ * `tsmTs` and `tsmDstTuid`, stores the request in the thing's history, publishes the array with QoS 1 on the
+ * thing's downlink topic, and answers what was sent.
+ *
+ * Stored before published, so an answer arriving at once finds its command. When the publish fails (or takes
+ * longer than `publishTimeoutMs`), the stored request is removed again and SERVICE_UNAVAILABLE is thrown: the
+ * history shows only what was handed to the broker. Throws NOT_FOUND for an unknown or another organization's
+ * thing, VALIDATION_FAILED naming each bad field (`commands[2].reportInterval`).
+ */
+export async function sendCommands(deps: SendCommandsDeps, principal: Principal, input: SendCommandsInput): Promise<SentCommandRequest> {
+  const thing = await requireThing(deps, principal, input.tuid);
+  const problems = checkCommands(input.commands, thing.tuid);
+  if (problems.length > 0) throw validationFailed(problems);
+
+  const now = deps.clock.now();
+  const timestamp = unixSecondsOf(now);
+  const commands = stampCommands(input.commands as unknown[], thing.tuid, timestamp);
+  const requestId = await deps.store.commands.create({
+    organizationId: thing.organizationId,
+    tuid: thing.tuid,
+    timestamp: now,
+    responsible: principal.responsible,
+    items: commands.map((command) => ({ transactionId: command.transactionId, body: JSON.stringify(command) })),
+  });
+  try {
+    await withTimeout(deps.mqtt.publish(downlinkTopic(thing.organizationId, thing.tuid), JSON.stringify(commands), 1), publishTimeoutMs);
+  } catch {
+    // The store may be what failed too; the caller learns the send failed either way.
+    await deps.store.commands.delete(requestId).catch(() => undefined);
+    throw serviceUnavailable('The MQTT broker did not take the commands, so they are not in the history; retry later.');
+  }
+  return { tuid: thing.tuid, timestamp, responsible: principal.responsible, commands };
+}
+
+function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the broker within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

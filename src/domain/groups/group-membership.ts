@@ -1,0 +1,53 @@
+import type { DomainDeps } from '../domain-deps.js';
+import type { Principal } from '../identity/principal.js';
+import { checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
+import type { Thing } from '../things/thing-types.js';
+import { groupNotFound } from './group-service.js';
+import { requireGroupRef } from './group-id-rules.js';
+
+/**
+ * Puts a thing in a group of the caller's organization; `unassigned` takes it out of its group. NOT_FOUND for an
+ * unknown group, and for another organization's thing (as for an unknown TUID). A thing nobody owns is claimed
+ * for the caller's organization (status `new`), as POST installations does. Returns the thing as it is now.
+ */
+export async function assignThingToGroup(
+  deps: Pick<DomainDeps, 'store' | 'clock'>,
+  principal: Principal,
+  input: { tuid: string; groupId: unknown },
+): Promise<Thing> {
+  checkTuid(input.tuid);
+  const groupId = requireGroupRef('group_id', input.groupId);
+  const result = await deps.store.groups.assignThing({
+    tuid: input.tuid,
+    organizationId: principal.organizationId,
+    groupId,
+    at: deps.clock.now(),
+    responsible: principal.responsible,
+  });
+  if (result.outcome === 'no-group') throw groupNotFound(groupId!);
+  if (result.outcome === 'foreign') throw thingNotFound(input.tuid);
+  return result.thing;
+}
+
+/** The caller's thing, for its group (`groupId` null: in no group). NOT_FOUND for a thing the caller cannot see. */
+export async function getThingGroup(deps: Pick<DomainDeps, 'store'>, principal: Principal, input: { tuid: string }): Promise<Thing> {
+  return requireThing(deps, principal, input.tuid);
+}
+
+/**
+ * The things of a group of the caller's organization, by TUID; `unassigned` lists the things in no group.
+ * NOT_FOUND for an unknown group, VALIDATION_FAILED for an id no group can have.
+ */
+export async function listGroupThings(
+  deps: Pick<DomainDeps, 'store'>,
+  principal: Principal,
+  input: { groupId: string },
+): Promise<{ groupId: string | null; things: Thing[] }> {
+  const groupId = requireGroupRef('groupid', input.groupId);
+  const { organizationId } = principal;
+  if (groupId !== null && !(await deps.store.groups.get(organizationId, groupId))) throw groupNotFound(groupId);
+  const things = await deps.store.things.listInGroup(organizationId, groupId);
+  // TUIDs are ASCII, so UTF-16 order is byte order: the same answer from both stores.
+  things.sort((a, b) => (a.tuid < b.tuid ? -1 : a.tuid > b.tuid ? 1 : 0));
+  return { groupId, things };
+}

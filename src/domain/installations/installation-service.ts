@@ -1,0 +1,82 @@
+import type { DomainDeps } from '../domain-deps.js';
+import { conflict, invalidField } from '../errors.js';
+import type { Principal } from '../identity/principal.js';
+import { checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
+import { installationStatuses, type Thing } from '../things/thing-types.js';
+import { checkTransition, initialInstallationStatus, isInstallationStatus } from './installation-state-machine.js';
+import type { InstallationEntry } from './installation-types.js';
+
+/** `limit` of the installation history: absent means the whole history. */
+export const installationHistoryLimit = { min: 1, max: 1000 } as const;
+
+/** The outcome of setting a status: the thing as it is now and the history entry that set its current status. */
+export interface InstallationChange {
+  thing: Thing;
+  entry: InstallationEntry;
+  /** false when the thing already had the status (a no-op; `entry` is the one that set it). */
+  changed: boolean;
+}
+
+// A compare-and-set that loses to a concurrent change is retried this often before giving up with CONFLICT.
+const maxAttempts = 5;
+
+/**
+ * Sets a thing's installation status (SPEC section 3, POST /things/{tuid}/installations).
+ * - Unknown status: VALIDATION_FAILED. Another organization's thing: NOT_FOUND, as for an unknown TUID.
+ * - The current status again: a no-op.
+ * - A move the state machine does not allow: INVALID_TRANSITION naming the allowed next statuses.
+ * - A thing nobody owns is claimed for the caller's organization: its history gets `new`, then the status.
+ * A refused request writes nothing (a disallowed move on an unowned thing does not create it).
+ */
+export async function setInstallationStatus(
+  deps: Pick<DomainDeps, 'store' | 'clock'>,
+  principal: Principal,
+  input: { tuid: string; status: unknown },
+): Promise<InstallationChange> {
+  checkTuid(input.tuid);
+  const status = input.status;
+  if (!isInstallationStatus(status)) throw invalidField('installation_status', `installation_status must be one of ${installationStatuses.join(', ')}`);
+  const { store } = deps;
+  const write = { tuid: input.tuid, organizationId: principal.organizationId, status, responsible: principal.responsible };
+  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+    const thing = await store.things.get(input.tuid);
+    if (!thing) {
+      if (status !== initialInstallationStatus) checkTransition(initialInstallationStatus, status);
+      const at = deps.clock.now();
+      const claimed = await store.installations.claimWithStatus({ ...write, at });
+      if (claimed) return { thing: claimed, entry: { status, timestamp: at, responsible: write.responsible }, changed: true };
+      continue; // claimed by someone else meanwhile: decide again on the owner and status now stored
+    }
+    if (thing.organizationId !== principal.organizationId) throw thingNotFound(input.tuid);
+    if (thing.installationStatus === status) return { thing, entry: await newestEntry(deps, thing), changed: false };
+    checkTransition(thing.installationStatus, status);
+    const at = deps.clock.now();
+    const changed = await store.installations.changeStatus({ ...write, from: thing.installationStatus, at });
+    if (changed) return { thing: changed, entry: { status, timestamp: at, responsible: write.responsible }, changed: true };
+  }
+  throw conflict(`The installation status of ${input.tuid} is changing concurrently; retry.`);
+}
+
+/**
+ * A thing's installation history, newest first; never empty, as a thing's first status is its first entry.
+ * `limit` undefined: all of it; otherwise 1 to 1000. NOT_FOUND for a thing the caller cannot see.
+ */
+export async function listInstallationHistory(
+  deps: Pick<DomainDeps, 'store'>,
+  principal: Principal,
+  input: { tuid: string; limit?: number },
+): Promise<InstallationEntry[]> {
+  const { limit } = input;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < installationHistoryLimit.min || limit > installationHistoryLimit.max)) {
+    throw invalidField('limit', `limit must be an integer from ${installationHistoryLimit.min} to ${installationHistoryLimit.max}`);
+  }
+  const thing = await requireThing(deps, principal, input.tuid);
+  return deps.store.installations.list({ organizationId: thing.organizationId, tuid: thing.tuid, limit });
+}
+
+/** The entry that set the thing's current status (for a no-op, which writes none). */
+async function newestEntry(deps: Pick<DomainDeps, 'store'>, thing: Thing): Promise<InstallationEntry> {
+  const [entry] = await deps.store.installations.list({ organizationId: thing.organizationId, tuid: thing.tuid, limit: 1 });
+  // The history is never empty; should a row be missing anyway, the thing's own status is still the truth.
+  return entry ?? { status: thing.installationStatus, timestamp: thing.createdAt, responsible: 'unknown' };
+}

@@ -1,0 +1,141 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { assignThingToGroup, getThingGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
+import { createGroup, deleteGroup, groupListLimit, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
+import type { GroupListing } from '../../../domain/groups/group-types.js';
+import { unassignedGroupId } from '../../../domain/messages/message-types.js';
+import { presentThingSummary, unixSeconds } from '../presenters.js';
+import type { RestDeps } from '../rest-deps.js';
+import { ThingSummary, TuidParams, dataOf, errors } from '../schemas.js';
+
+const groupIdRule = '1-64 characters; no whitespace, control characters, /, + or #; not `unassigned` in any letter case';
+const GroupId = Type.String({ description: `Group id: ${groupIdRule}` });
+const GroupRef = Type.String({ description: 'A group id, or `unassigned` for the things in no group' });
+const Description = Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], { description: 'Free text, at most 1024 characters; null when none' });
+const GroupParams = Type.Object({ groupid: GroupRef });
+
+const CreateBody = Type.Object({ group_id: GroupId, group_description: Type.Optional(Description) }, { additionalProperties: false });
+const GroupIdBody = Type.Object({ group_id: GroupId }, { additionalProperties: false });
+const AssignBody = Type.Object({ group_id: GroupRef }, { additionalProperties: false });
+const ListQuery = Type.Object({
+  q: Type.Optional(Type.String({ description: 'case-insensitive substring of the group id or description' })),
+  limit: Type.Optional(Type.Integer({ minimum: groupListLimit.min, maximum: groupListLimit.max, description: `at most this many groups; ${groupListLimit.default} when absent` })),
+});
+
+const CreatedGroup = Type.Object({ group_id: Type.String(), group_description: Description, created_at: Type.Integer({ description: 'Unix seconds' }) });
+const ListedGroup = Type.Object({
+  group_id: Type.String({ description: '`unassigned` is the pseudo-group of the things in no group' }),
+  group_description: Description,
+  thing_count: Type.Integer(),
+  created_at: Type.Union([Type.Integer({ description: 'Unix seconds' }), Type.Null()], { description: 'null for `unassigned`' }),
+});
+const ThingGroup = Type.Object({ tuid: Type.String(), group_id: Type.String() });
+
+/** Endpoints 9 to 13: deployment groups, and a thing's group. */
+export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void {
+  const tags = ['groups'];
+
+  app.post(
+    '/groups',
+    { schema: { tags, summary: 'Create a deployment group', body: CreateBody, response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) } } },
+    async (request) => {
+      const body = request.body as { group_id: string; group_description?: string | null };
+      const group = await createGroup(deps, request.client, { groupId: body.group_id, description: body.group_description });
+      return { data: { group_id: group.groupId, group_description: group.description, created_at: unixSeconds(group.createdAt) } };
+    },
+  );
+
+  app.get(
+    '/groups',
+    { schema: { tags, summary: 'List the groups by id, with `unassigned`', querystring: ListQuery, response: { 200: dataOf(Type.Array(ListedGroup)), ...errors(400, 401, 429) } } },
+    async (request) => {
+      const { q, limit } = request.query as { q?: string; limit?: number };
+      return { data: (await listGroups(deps, request.client, { q, limit })).map(presentListedGroup) };
+    },
+  );
+
+  app.post(
+    '/groups/:groupid/rename',
+    {
+      schema: { tags, summary: 'Rename a group; its things follow', params: GroupParams, body: GroupIdBody, response: { 200: dataOf(Type.Object({ group_id: Type.String() })), ...errors(400, 401, 404, 409, 429) } },
+    },
+    async (request) => {
+      const { groupid } = request.params as { groupid: string };
+      const { group_id } = request.body as { group_id: string };
+      const renamed = await renameGroup(deps, request.client, { groupId: groupid, newGroupId: group_id });
+      return { data: { group_id: renamed.groupId } };
+    },
+  );
+
+  app.delete(
+    '/groups/:groupid',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a group; its things become unassigned',
+        params: GroupParams,
+        response: { 200: dataOf(Type.Object({ group_id: Type.String(), deleted: Type.Boolean() })), ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { groupid } = request.params as { groupid: string };
+      await deleteGroup(deps, request.client, { groupId: groupid });
+      return { data: { group_id: groupid, deleted: true } };
+    },
+  );
+
+  app.get(
+    '/groups/:groupid/things',
+    {
+      schema: {
+        tags,
+        summary: 'List the things of a group (`unassigned`: the things in no group)',
+        params: GroupParams,
+        response: { 200: dataOf(Type.Object({ group_id: Type.String(), tuids: Type.Array(Type.String()), things: Type.Array(ThingSummary) })), ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { groupid } = request.params as { groupid: string };
+      const { groupId, things } = await listGroupThings(deps, request.client, { groupId: groupid });
+      return { data: { group_id: groupId ?? unassignedGroupId, tuids: things.map((t) => t.tuid), things: things.map(presentThingSummary) } };
+    },
+  );
+
+  app.post(
+    '/things/:tuid/group',
+    {
+      schema: {
+        tags,
+        summary: 'Assign a thing to a group (`unassigned`: to none); claims a thing nobody owns',
+        params: TuidParams,
+        body: AssignBody,
+        response: { 200: dataOf(Type.Object({ tuid: Type.String(), group_id: Type.String(), installation_status: Type.String() })), ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { tuid } = request.params as { tuid: string };
+      const { group_id } = request.body as { group_id: string };
+      const thing = await assignThingToGroup(deps, request.client, { tuid, groupId: group_id });
+      return { data: { tuid: thing.tuid, group_id: thing.groupId ?? unassignedGroupId, installation_status: thing.installationStatus } };
+    },
+  );
+
+  app.get(
+    '/things/:tuid/group',
+    { schema: { tags, summary: 'Read the group of a thing', params: TuidParams, response: { 200: dataOf(ThingGroup), ...errors(400, 401, 404, 429) } } },
+    async (request) => {
+      const { tuid } = request.params as { tuid: string };
+      const thing = await getThingGroup(deps, request.client, { tuid });
+      return { data: { tuid: thing.tuid, group_id: thing.groupId ?? unassignedGroupId } };
+    },
+  );
+}
+
+function presentListedGroup(group: GroupListing) {
+  return {
+    group_id: group.groupId ?? unassignedGroupId,
+    group_description: group.description,
+    thing_count: group.thingCount,
+    created_at: group.createdAt === null ? null : unixSeconds(group.createdAt),
+  };
+}
