@@ -1,0 +1,91 @@
+/**
+ * The PostgreSQL + external broker (Mosquitto) variant. It runs only when BENCH_DATABASE_URL names a PostgreSQL
+ * server and a broker answers (BENCH_MQTT_URL, else 127.0.0.1:1883). Both are shared services, so everything the
+ * bench makes there is unique to this run and removed afterwards: a scratch schema, an organization id for the
+ * fleet's topics, and the platform's persistent consumer sessions (which would otherwise keep taking a share of
+ * `$share/thingdesk/...` messages from anyone else's platform for a day).
+ */
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import { connectAsync } from 'mqtt';
+import pg from 'pg';
+
+export interface ExternalTarget {
+  databaseUrl: string;
+  mqttUrl: string;
+  organizationId: string;
+  /** BOOTSTRAP_ORG whose derived id is `organizationId`: the platform must own the organization it ingests for. */
+  bootstrapOrg: string;
+  mqttClientId: string;
+  consumers: number;
+  countRows(): Promise<number>;
+  /** Ends the platform's persistent consumer sessions, so the next platform starts without a backlog. */
+  endSessions(): Promise<void>;
+  /** Drops the scratch schema and the platform's broker sessions. Safe to call twice. */
+  cleanup(): Promise<void>;
+}
+
+/** Why the variant cannot run here, or undefined when it can. */
+export async function externalSkipReason(): Promise<string | undefined> {
+  if (!process.env.BENCH_DATABASE_URL) return 'BENCH_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/postgres)';
+  if (!/^postgres(ql)?:\/\//.test(process.env.BENCH_DATABASE_URL)) return 'BENCH_DATABASE_URL is not a postgres:// URL';
+  const url = new URL(process.env.BENCH_MQTT_URL || 'mqtt://127.0.0.1:1883');
+  const answers = await new Promise<boolean>((resolve) => {
+    const socket = connect(Number(url.port || 1883), url.hostname, () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.setTimeout(2000, () => (socket.destroy(), resolve(false)));
+  });
+  return answers ? undefined : `no MQTT broker answers at ${url.host} (set BENCH_MQTT_URL)`;
+}
+
+export async function prepareExternalTarget(): Promise<ExternalTarget> {
+  const suffix = randomBytes(4).toString('hex');
+  const base = process.env.BENCH_DATABASE_URL!;
+  const schema = `bench_${suffix}`;
+  await withClient(base, (client) => client.query(`create schema ${schema}`));
+  const scoped = new URL(base);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  const mqttUrl = process.env.BENCH_MQTT_URL || 'mqtt://127.0.0.1:1883';
+  const mqttClientId = `thingdesk-bench-${suffix}`;
+  const consumers = 8;
+  const counter = new pg.Client({ connectionString: scoped.toString() });
+  await counter.connect();
+  let cleaned = false;
+  const endSessions = async () => {
+    // A clean-start connection with the same client id ends the persistent session and its queue.
+    for (let i = 0; i < consumers; i++) {
+      const client = await connectAsync(mqttUrl, { clientId: `${mqttClientId}-c${i}`, protocolVersion: 5, clean: true, reconnectPeriod: 0 }).catch(() => undefined);
+      await client?.endAsync(true).catch(() => undefined);
+    }
+  };
+  return {
+    databaseUrl: scoped.toString(),
+    mqttUrl,
+    organizationId: `bench-${suffix}`,
+    bootstrapOrg: `Bench ${suffix}`,
+    mqttClientId,
+    consumers,
+    async countRows() {
+      const result = await counter.query<{ rows: string }>('select count(*) as rows from messages');
+      return Number(result.rows[0]?.rows ?? 0);
+    },
+    endSessions,
+    async cleanup() {
+      if (cleaned) return;
+      cleaned = true;
+      await counter.end().catch(() => undefined);
+      await withClient(base, (client) => client.query(`drop schema if exists ${schema} cascade`)).catch(() => undefined);
+      await endSessions();
+    },
+  };
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
