@@ -13,6 +13,8 @@ import { registerRest } from '../http/rest/rest-plugin.js';
 import { registerOpenApi } from '../http/openapi.js';
 import { packageVersion } from './package-version.js';
 import { ClientTokens } from '../domain/identity/client-tokens.js';
+import { UserSessions } from '../domain/identity/user-sessions.js';
+import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { startDataFeed } from '../integration/data-feed.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
@@ -44,6 +46,7 @@ export interface App {
   readonly events: DomainEventBus;
   readonly signingKeys: SigningKeys;
   readonly clientTokens: ClientTokens;
+  readonly sessions: UserSessions;
   readonly ingest: IngestService;
   readonly mqtt: MqttTransport;
   readonly http: FastifyInstance;
@@ -105,21 +108,18 @@ export async function startApp(options: AppOptions): Promise<App> {
     registerHealthRoutes(http, { checks, metrics });
     registerJwksRoutes(http, { signingKeys });
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
-    registerRest(http, {
-      store,
-      clock,
-      events,
-      config,
-      clientTokens,
-      mqtt,
-      limits: { perToken: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) },
-    });
+    const limits = { perToken: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) };
+    registerRest(http, { store, clock, events, config, clientTokens, mqtt, limits });
+    const sessions = new UserSessions({ store, clock, signingKeys });
+    const graphql = registerGraphql(http, { store, clock, events, config, sessions, mqtt, limits });
     await listen(http, config);
     stoppers.push(() => http.close());
+    // Closed first (stoppers run in reverse): upgraded WebSocket connections would keep the HTTP server open.
+    stoppers.push(() => graphql.close());
     const address = http.server.address();
     const httpPort = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, ingest, mqtt, http, httpPort, bootstrap, stop };
+    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, mqtt, http, httpPort, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,0 +1,20 @@
+import type { Config } from '../../config/config.js';
+import type { DomainDeps } from '../../domain/domain-deps.js';
+import type { UserPrincipal } from '../../domain/identity/principal.js';
+import type { UserSessions } from '../../domain/identity/user-sessions.js';
+import type { MqttTransport } from '../../mqtt/mqtt-transport.js';
+import type { RateLimiter } from '../rate-limiter.js';
+
+/** Everything the GraphQL transport and its resolvers use, handed over by the composition root. */
+export interface GraphqlDeps extends DomainDeps {
+  config: Config;
+  sessions: UserSessions;
+  mqtt: MqttTransport;
+  limits: { perToken: RateLimiter; perAddress: RateLimiter };
+}
+
+/** Per operation: who calls (undefined when not signed in) and the collaborators. */
+export interface GraphqlContext {
+  principal: UserPrincipal | undefined;
+  deps: GraphqlDeps;
+}

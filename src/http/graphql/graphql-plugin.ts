@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHandler as createHttpHandler } from 'graphql-http/lib/use/fastify';
+import { createHandler as createSseHandler } from 'graphql-sse/lib/use/fastify';
+import { AppError } from '../../domain/errors.js';
+import type { UserPrincipal } from '../../domain/identity/principal.js';
+import { bearerToken } from '../rest/authenticate.js';
+import { httpStatusOf } from '../problem.js';
+import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
+import { formatGraphqlError, graphqlCodeOf } from './graphql-errors.js';
+import { OperationPreparer } from './operation-preparer.js';
+import { allResolvers } from './resolvers/all-resolvers.js';
+import { buildRoleSchemas } from './role-schemas.js';
+import { attachWebSocketServer } from './websocket-server.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user of a GraphQL request, or undefined (anonymous). */
+    graphqlUser: UserPrincipal | undefined;
+    /** Why a sent access token was refused, for the anonymous caller's error messages. */
+    graphqlTokenProblem: string | undefined;
+  }
+}
+
+/**
+ * The GraphQL interface (SPEC section 4) at GRAPHQL_PATH: GraphQL over HTTP (graphql-http, POST and GET),
+ * over SSE (graphql-sse, when the client accepts text/event-stream) and over WebSocket (graphql-ws). The caller's
+ * token picks one of the role schemas; resolvers call the same domain functions as REST.
+ */
+export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { close(): Promise<void> } {
+  const schemas = buildRoleSchemas(allResolvers());
+  const preparer = new OperationPreparer(schemas);
+  const logError = (error: unknown) => app.log.error({ err: error }, 'GraphQL resolver failed');
+  const formatError = (error: unknown) => formatGraphqlError(error as never, logError) as never;
+
+  const onSubscribe = (request: FastifyRequest, params: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) => {
+    const principal = request.graphqlUser;
+    const prepared = preparer.prepare(params.query, principal?.role ?? 'anonymous', request.graphqlTokenProblem);
+    if (Array.isArray(prepared)) return prepared;
+    const { schema, document } = prepared as Exclude<typeof prepared, readonly unknown[]>;
+    const contextValue: GraphqlContext = { principal, deps };
+    return { schema, document, variableValues: params.variables ?? undefined, operationName: params.operationName ?? undefined, contextValue };
+  };
+
+  const httpHandler = createHttpHandler({
+    onSubscribe: (request, params) => onSubscribe(request.raw, params) as never,
+    formatError,
+  });
+  const sseHandler = createSseHandler({
+    onSubscribe: (request, params) => onSubscribe(request.raw, params) as never,
+  });
+
+  app.decorateRequest('graphqlUser', undefined);
+  app.decorateRequest('graphqlTokenProblem', undefined);
+  app.route({
+    method: ['GET', 'POST'],
+    url: deps.config.graphqlPath,
+    schema: { hide: true },
+    onRequest: async (request, reply) => {
+      try {
+        await authenticate(request, deps);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        // Rate limits are answered before any GraphQL work, as a GraphQL error with the HTTP status.
+        if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
+        return reply
+          .code(httpStatusOf[error.code])
+          .type('application/json; charset=utf-8')
+          .send({ errors: [{ message: error.message, extensions: { code: graphqlCodeOf[error.code] } }] });
+      }
+    },
+    handler: async (request, reply) => {
+      const accept = request.headers.accept ?? '';
+      if (accept.includes('text/event-stream')) return sseHandler(request, reply);
+      return httpHandler.call(app, request, reply);
+    },
+  });
+
+  return attachWebSocketServer(app, { ...deps, schemas, preparer, formatError });
+}
+
+/** Rate limits, then the caller from `Authorization: Bearer`; a bad token leaves the caller anonymous. */
+async function authenticate(request: FastifyRequest, deps: GraphqlDeps): Promise<void> {
+  deps.limits.perAddress.hit(request.ip);
+  const token = bearerToken(request);
+  if (token === undefined) return;
+  deps.limits.perToken.hit(token);
+  try {
+    request.graphqlUser = await deps.sessions.verifyAccess(token);
+  } catch (error) {
+    // refreshToken and login must work with an expired access token still in the header; everything else
+    // then fails with UNAUTHENTICATED naming why the token was refused.
+    if (!(error instanceof AppError) || error.code !== 'UNAUTHENTICATED') throw error;
+    request.graphqlTokenProblem = error.message;
+  }
+}

@@ -1,0 +1,62 @@
+import { assignThingToGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
+import { createGroup, deleteGroup, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
+import type { GroupListing } from '../../../domain/groups/group-types.js';
+import { listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
+import { unassignedGroupId } from '../../../domain/messages/message-types.js';
+import type { GraphqlContext } from '../graphql-deps.js';
+import { presentThing, unixSeconds, userOf } from './resolver-helpers.js';
+
+function presentGroup(group: GroupListing) {
+  return {
+    groupId: group.groupId ?? unassignedGroupId,
+    description: group.description,
+    thingCount: group.thingCount,
+    createdAt: group.createdAt === null ? null : unixSeconds(group.createdAt),
+  };
+}
+
+/** Installation status and deployment groups: the same domain functions as REST. */
+export const fieldServiceResolvers = {
+  Query: {
+    groups: async (_: unknown, args: { q?: string | null; limit?: number | null }, context: GraphqlContext) =>
+      (await listGroups(context.deps, userOf(context), { q: args.q ?? undefined, limit: args.limit ?? undefined })).map(presentGroup),
+    group: async (_: unknown, args: { groupId: string }, context: GraphqlContext) => {
+      const listed = await listGroupThings(context.deps, userOf(context), { groupId: args.groupId });
+      const things = listed.things.map(presentThing);
+      return { groupId: listed.groupId ?? unassignedGroupId, tuids: things.map((t) => t.tuid), things };
+    },
+    installations: async (_: unknown, args: { tuid: string; limit?: number | null }, context: GraphqlContext) =>
+      (await listInstallationHistory(context.deps, userOf(context), { tuid: args.tuid, limit: args.limit ?? undefined })).map((entry) => ({
+        installationStatus: entry.status,
+        timestamp: unixSeconds(entry.timestamp),
+        responsible: entry.responsible,
+      })),
+  },
+  Mutation: {
+    setInstallationStatus: async (_: unknown, args: { tuid: string; status: string }, context: GraphqlContext) => {
+      const change = await setInstallationStatus(context.deps, userOf(context), { tuid: args.tuid, status: args.status });
+      return {
+        tuid: change.thing.tuid,
+        installationStatus: change.thing.installationStatus,
+        groupId: change.thing.groupId ?? unassignedGroupId,
+        timestamp: unixSeconds(change.entry.timestamp),
+        responsible: change.entry.responsible,
+      };
+    },
+    assignThingToGroup: async (_: unknown, args: { tuid: string; groupId: string }, context: GraphqlContext) =>
+      presentThing(await assignThingToGroup(context.deps, userOf(context), { tuid: args.tuid, groupId: args.groupId })),
+    createGroup: async (_: unknown, args: { groupId: string; description?: string | null }, context: GraphqlContext) => {
+      const group = await createGroup(context.deps, userOf(context), { groupId: args.groupId, description: args.description ?? undefined });
+      return presentGroup({ ...group, thingCount: 0 });
+    },
+    renameGroup: async (_: unknown, args: { groupId: string; newGroupId: string }, context: GraphqlContext) => {
+      const renamed = await renameGroup(context.deps, userOf(context), { groupId: args.groupId, newGroupId: args.newGroupId });
+      const listing = (await listGroups(context.deps, userOf(context), { limit: 1000 })).find((g) => g.groupId === renamed.groupId);
+      return presentGroup(listing ?? { groupId: renamed.groupId, description: null, thingCount: 0, createdAt: null });
+    },
+    deleteGroup: async (_: unknown, args: { groupId: string }, context: GraphqlContext) => {
+      await deleteGroup(context.deps, userOf(context), { groupId: args.groupId });
+      return true;
+    },
+  },
+};

@@ -1,0 +1,37 @@
+import { unauthenticated } from '../../../domain/errors.js';
+import type { UserPrincipal } from '../../../domain/identity/principal.js';
+import type { Role } from '../../../domain/identity/types.js';
+import { unassignedGroupId } from '../../../domain/messages/message-types.js';
+import type { Thing } from '../../../domain/things/thing-types.js';
+import type { GraphqlContext } from '../graphql-deps.js';
+
+/**
+ * The signed-in caller. The role schemas already keep anonymous callers away from these fields; this is the
+ * second lock, for a resolver reached some other way.
+ */
+export function userOf(context: GraphqlContext): UserPrincipal {
+  if (!context.principal) throw unauthenticated();
+  return context.principal;
+}
+
+/** GraphQL's Role enum values are upper case; the domain's roles are capitalized words. */
+export const roleEnum: Record<string, Role> = { MANAGER: 'Manager', INSTALLER: 'Installer', VIEWER: 'Viewer' };
+
+/** The Thing type: the summary fields in camelCase (SPEC section 4). */
+export function presentThing(thing: Thing) {
+  const { summary } = thing;
+  return {
+    tuid: thing.tuid,
+    batteryLevel: summary.batteryLevel === null ? null : Math.round(summary.batteryLevel),
+    timestamp: summary.timestamp,
+    location: summary.location,
+    gatewayTuid: summary.gatewayTuid,
+    version: summary.version ?? 'unknown',
+    installationStatus: thing.installationStatus,
+    groupId: thing.groupId ?? unassignedGroupId,
+  };
+}
+
+export function unixSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}

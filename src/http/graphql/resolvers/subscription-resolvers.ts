@@ -1,0 +1,52 @@
+import { formatLocalDateTime } from '../../../domain/alerts/local-time.js';
+import { messageJsonWithGroup } from '../../../domain/messages/message-json.js';
+import { unassignedGroupId } from '../../../domain/messages/message-types.js';
+import { iterateEvents } from '../event-iterator.js';
+import type { GraphqlContext } from '../graphql-deps.js';
+import { userOf } from './resolver-helpers.js';
+
+/**
+ * Live data for signed-in users, fed by the domain events (SPEC section 4): every stored uplink of the caller's
+ * organization (optionally one thing or one group), and every alert period opening or closing.
+ */
+export const subscriptionResolvers = {
+  Subscription: {
+    messages: {
+      subscribe: (_: unknown, args: { tuid?: string | null; groupId?: string | null }, context: GraphqlContext) => {
+        const { organizationId } = userOf(context);
+        const group = args.groupId ?? undefined;
+        return iterateEvents(context.deps.events, 'messagesStored', ({ messages }) =>
+          messages
+            .filter(
+              (m) =>
+                m.organizationId === organizationId &&
+                (args.tuid == null || m.tuid === args.tuid) &&
+                (group === undefined || (m.groupId ?? unassignedGroupId) === group),
+            )
+            .map((m) => ({ messages: JSON.parse(messageJsonWithGroup(m.body, m.groupId)) as unknown })),
+        );
+      },
+    },
+    alerts: {
+      subscribe: (_: unknown, _args: unknown, context: GraphqlContext) => {
+        const { organizationId } = userOf(context);
+        const zone = context.deps.config.alertTimeZone;
+        return iterateEvents(context.deps.events, 'alertChanged', (event) =>
+          event.organizationId !== organizationId
+            ? []
+            : [
+                {
+                  alerts: {
+                    tuid: event.tuid,
+                    alertType: event.alertType,
+                    state: event.state,
+                    from: formatLocalDateTime(event.openedAt, zone),
+                    to: event.closedAt === null ? null : formatLocalDateTime(event.closedAt, zone),
+                  },
+                },
+              ],
+        );
+      },
+    },
+  },
+};
