@@ -46,7 +46,11 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
     formatError,
   });
   const sseHandler = createSseHandler({
-    onSubscribe: (request, params) => onSubscribe(request.raw, params) as never,
+    onSubscribe: (request, params) => {
+      const prepared = onSubscribe(request.raw, params);
+      // graphql-sse takes refusals as an execution result (with `data`), not as a bare list of errors.
+      return (Array.isArray(prepared) ? { data: null, errors: prepared.map(formatError) } : prepared) as never;
+    },
   });
 
   app.decorateRequest('graphqlUser', undefined);
@@ -70,12 +74,22 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
     },
     handler: async (request, reply) => {
       const accept = request.headers.accept ?? '';
-      if (accept.includes('text/event-stream')) return sseHandler(request, reply);
-      return httpHandler.call(app, request, reply);
+      if (!accept.includes('text/event-stream')) return httpHandler.call(app, request, reply);
+      // Event streams never end by themselves: remember them, so a shutdown can end them and not wait forever.
+      streams.add(reply.raw);
+      reply.raw.once('close', () => streams.delete(reply.raw));
+      return sseHandler(request, reply);
     },
   });
 
-  return attachWebSocketServer(app, { ...deps, schemas, preparer, formatError });
+  const streams = new Set<import('node:http').ServerResponse>();
+  const webSockets = attachWebSocketServer(app, { ...deps, schemas, preparer, formatError });
+  return {
+    async close() {
+      for (const stream of streams) stream.end();
+      await webSockets.close();
+    },
+  };
 }
 
 /** Rate limits, then the caller from `Authorization: Bearer`; a bad token leaves the caller anonymous. */

@@ -1,4 +1,4 @@
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Audience } from './access.js';
 import { codedError } from './graphql-errors.js';
 import { introspectionNeedsSignInRule, operationLimitsRule } from './validation-rules.js';
@@ -34,7 +34,7 @@ export class OperationPreparer {
     const key = `${audience}\u0000${query}`;
     let errors = this.validations.get(key);
     if (!errors) {
-      errors = validate(schema, document, audience === 'anonymous' ? this.rules.anonymous : this.rules.signedIn);
+      errors = [...validate(schema, document, audience === 'anonymous' ? this.rules.anonymous : this.rules.signedIn), ...missingRootTypes(schema, document)];
       remember(this.validations, key, errors);
     }
     if (errors.length > 0) return audience === 'anonymous' ? errors.map((error) => asSignInRequired(error, tokenProblem)) : errors;
@@ -59,8 +59,24 @@ export class OperationPreparer {
  * For a caller who is not signed in, an operation outside sign-in is not "unknown": it needs a token. Clients
  * re-authenticate on UNAUTHENTICATED, so that is the code; the message says why (no token, or why it failed).
  */
+/**
+ * GraphQL's validation accepts a subscription (or mutation) against a schema without that root type and only
+ * fails when executing; report it with the other validation errors instead.
+ */
+function missingRootTypes(schema: GraphQLSchema, document: DocumentNode): GraphQLError[] {
+  const errors: GraphQLError[] = [];
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION || schema.getRootType(definition.operation)) continue;
+    errors.push(new GraphQLError(`Schema is not configured to execute ${definition.operation} operation.`, { nodes: definition }));
+  }
+  return errors;
+}
+
+// GraphQL's messages for an operation the schema does not have: a field, or a whole subscription type.
+const outsideSchema = /^Cannot query field|not configured to execute (subscription|mutation)/;
+
 function asSignInRequired(error: GraphQLError, tokenProblem: string | undefined): GraphQLError {
-  if (error.extensions.code === 'UNAUTHENTICATED' || !/^Cannot query field/.test(error.message)) return error;
+  if (error.extensions.code === 'UNAUTHENTICATED' || !outsideSchema.test(error.message)) return error;
   const reason = tokenProblem ?? 'No access token was sent.';
   return codedError(`${reason} Sign in to use this operation.`, 'UNAUTHENTICATED', error.nodes?.[0]);
 }
