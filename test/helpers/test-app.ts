@@ -1,5 +1,5 @@
 import { startApp, type App } from '../../src/app/build-app.js';
-import { createLogger } from '../../src/app/logger.js';
+import { createLogger, type Logger } from '../../src/app/logger.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSqliteUrl } from './databases.js';
@@ -34,10 +34,10 @@ export interface TestApp {
  * Starts the platform as `thingdesk serve` would, with ports 0 (tests never collide with real services) and a
  * fresh SQLite file unless `env.DATABASE_URL` says otherwise.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock; logger?: Logger } = {}): Promise<TestApp> {
   const config = loadConfig({ ...testBootstrap, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: createSqliteUrl(), ...env });
   const printed: string[] = [];
-  const app = await startApp({ config, clock: options.clock, logger: createLogger('silent'), print: (text) => printed.push(text) });
+  const app = await startApp({ config, clock: options.clock, logger: options.logger ?? createLogger('silent'), print: (text) => printed.push(text) });
   return {
     app,
     config,
