@@ -60,7 +60,7 @@ describe('object-level authorization across organizations (REST)', () => {
         const unknown = await call(rival, 'NO-SUCH-THING', 'no-such-group');
         assert.equal(unknown.status, 404, unknown.text);
         const normalize = (body: { message?: string }) => ({ ...body, message: body.message?.replace(/OWNED-1|NO-SUCH-THING|owned-group|no-such-group/g, 'X') });
-        assert.deepEqual(normalize(foreign.body), normalize(unknown.body));
+        assert.deepEqual(normalize(foreign.body as { message?: string }), normalize(unknown.body as { message?: string }));
       }
       assert.deepEqual(await snapshot(), before, 'nothing of the owner changed');
     });
