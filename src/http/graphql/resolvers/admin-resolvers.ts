@@ -35,8 +35,15 @@ export const adminResolvers = {
   Mutation: {
     createUser: (_: unknown, args: { email: string; password: string; role: string }, context: GraphqlContext) =>
       createUser(context.deps, { organizationId: userOf(context).organizationId, email: args.email, password: args.password, role: roleEnum[args.role] ?? args.role }),
-    setUserRole: (_: unknown, args: { userId: string; role: string }, context: GraphqlContext) =>
-      setUserRole(context.deps, userOf(context), { userId: args.userId, role: roleEnum[args.role] ?? args.role }),
+    setUserRole: async (_: unknown, args: { userId: string; role: string }, context: GraphqlContext) => {
+      const manager = userOf(context);
+      const before = await context.deps.store.users.get(manager.organizationId, args.userId);
+      const updated = await setUserRole(context.deps, manager, { userId: args.userId, role: roleEnum[args.role] ?? args.role });
+      // Access tokens carry the role they were issued with: without this, a demoted Manager would keep Manager
+      // rights until their token expires. The user signs in again and gets the new role.
+      if (before && before.role !== updated.role) await context.deps.sessions.endSessionsOfUser(args.userId);
+      return updated;
+    },
     deleteUser: async (_: unknown, args: { userId: string }, context: GraphqlContext) => {
       await deleteUser(context.deps, userOf(context), { userId: args.userId });
       await context.deps.sessions.endSessionsOfUser(args.userId);

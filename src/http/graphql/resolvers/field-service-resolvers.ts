@@ -4,7 +4,13 @@ import type { GroupListing } from '../../../domain/groups/group-types.js';
 import { listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
 import { unassignedGroupId } from '../../../domain/messages/message-types.js';
 import type { GraphqlContext } from '../graphql-deps.js';
-import { presentThing, unixSeconds, userOf } from './resolver-helpers.js';
+import { presentThing, unixSeconds, userOf, withArgumentNames } from './resolver-helpers.js';
+
+// The domain's field names (REST's) to this file's argument names, for BAD_USER_INPUT's `extensions.errors`.
+const groupIdArgument = { groupid: 'groupId', group_id: 'groupId' } as const;
+const createGroupArguments = { group_id: 'groupId', group_description: 'description' } as const;
+const renameGroupArguments = { groupid: 'groupId', group_id: 'newGroupId' } as const;
+const statusArgument = { installation_status: 'status' } as const;
 
 function presentGroup(group: GroupListing) {
   return {
@@ -21,7 +27,7 @@ export const fieldServiceResolvers = {
     groups: async (_: unknown, args: { q?: string | null; limit?: number | null }, context: GraphqlContext) =>
       (await listGroups(context.deps, userOf(context), { q: args.q ?? undefined, limit: args.limit ?? undefined })).map(presentGroup),
     group: async (_: unknown, args: { groupId: string }, context: GraphqlContext) => {
-      const listed = await listGroupThings(context.deps, userOf(context), { groupId: args.groupId });
+      const listed = await withArgumentNames(groupIdArgument, () => listGroupThings(context.deps, userOf(context), { groupId: args.groupId }));
       const things = listed.things.map(presentThing);
       return { groupId: listed.groupId ?? unassignedGroupId, tuids: things.map((t) => t.tuid), things };
     },
@@ -34,7 +40,9 @@ export const fieldServiceResolvers = {
   },
   Mutation: {
     setInstallationStatus: async (_: unknown, args: { tuid: string; status: string }, context: GraphqlContext) => {
-      const change = await setInstallationStatus(context.deps, userOf(context), { tuid: args.tuid, status: args.status });
+      const change = await withArgumentNames(statusArgument, () =>
+        setInstallationStatus(context.deps, userOf(context), { tuid: args.tuid, status: args.status }),
+      );
       return {
         tuid: change.thing.tuid,
         installationStatus: change.thing.installationStatus,
@@ -44,18 +52,25 @@ export const fieldServiceResolvers = {
       };
     },
     assignThingToGroup: async (_: unknown, args: { tuid: string; groupId: string }, context: GraphqlContext) =>
-      presentThing(await assignThingToGroup(context.deps, userOf(context), { tuid: args.tuid, groupId: args.groupId })),
+      presentThing(
+        await withArgumentNames(groupIdArgument, () => assignThingToGroup(context.deps, userOf(context), { tuid: args.tuid, groupId: args.groupId })),
+      ),
     createGroup: async (_: unknown, args: { groupId: string; description?: string | null }, context: GraphqlContext) => {
-      const group = await createGroup(context.deps, userOf(context), { groupId: args.groupId, description: args.description ?? undefined });
+      const group = await withArgumentNames(createGroupArguments, () =>
+        createGroup(context.deps, userOf(context), { groupId: args.groupId, description: args.description ?? undefined }),
+      );
       return presentGroup({ ...group, thingCount: 0 });
     },
     renameGroup: async (_: unknown, args: { groupId: string; newGroupId: string }, context: GraphqlContext) => {
-      const renamed = await renameGroup(context.deps, userOf(context), { groupId: args.groupId, newGroupId: args.newGroupId });
-      const listing = (await listGroups(context.deps, userOf(context), { limit: 1000 })).find((g) => g.groupId === renamed.groupId);
+      const renamed = await withArgumentNames(renameGroupArguments, () =>
+        renameGroup(context.deps, userOf(context), { groupId: args.groupId, newGroupId: args.newGroupId }),
+      );
+      // Narrowed by the new id: an unfiltered page of the first 1000 groups could miss the renamed one.
+      const listing = (await listGroups(context.deps, userOf(context), { q: renamed.groupId, limit: 1000 })).find((g) => g.groupId === renamed.groupId);
       return presentGroup(listing ?? { groupId: renamed.groupId, description: null, thingCount: 0, createdAt: null });
     },
     deleteGroup: async (_: unknown, args: { groupId: string }, context: GraphqlContext) => {
-      await deleteGroup(context.deps, userOf(context), { groupId: args.groupId });
+      await withArgumentNames(groupIdArgument, () => deleteGroup(context.deps, userOf(context), { groupId: args.groupId }));
       return true;
     },
   },

@@ -1,4 +1,4 @@
-import { unauthenticated } from '../../../domain/errors.js';
+import { AppError, unauthenticated, validationFailed } from '../../../domain/errors.js';
 import type { UserPrincipal } from '../../../domain/identity/principal.js';
 import type { Role } from '../../../domain/identity/types.js';
 import { unassignedGroupId } from '../../../domain/messages/message-types.js';
@@ -34,4 +34,25 @@ export function presentThing(thing: Thing) {
 
 export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
+}
+
+/**
+ * The domain names a bad field as REST does (`group_id`, `installation_status`); a GraphQL caller knows it by the
+ * argument's name (`groupId`, `status`). Runs `work` and renames the fields of a VALIDATION_FAILED, in
+ * `extensions.errors` and in the messages, by `names` (domain field to argument); other errors pass unchanged.
+ */
+export async function withArgumentNames<T>(names: Readonly<Record<string, string>>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'VALIDATION_FAILED') throw error;
+    throw validationFailed(
+      error.errors.map((problem) => {
+        const argument = names[problem.field];
+        if (argument === undefined) return problem;
+        const message = problem.message.startsWith(problem.field) ? argument + problem.message.slice(problem.field.length) : problem.message;
+        return { field: argument, message };
+      }),
+    );
+  }
 }

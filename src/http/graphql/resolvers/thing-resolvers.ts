@@ -5,7 +5,10 @@ import { listMessages } from '../../../domain/messages/message-query.js';
 import { requireThing } from '../../../domain/things/thing-access.js';
 import { listThings } from '../../../domain/things/thing-queries.js';
 import type { GraphqlContext } from '../graphql-deps.js';
-import { presentThing, userOf } from './resolver-helpers.js';
+import { presentThing, userOf, withArgumentNames } from './resolver-helpers.js';
+
+// The domain's field names (REST's query parameters) to the `things` arguments, for BAD_USER_INPUT.
+const thingsArguments = { limit: 'first', cursor: 'after', group_id: 'groupId', installation_status: 'installationStatus' } as const;
 
 /** Read-only queries every signed-in role has: who am I, things, messages, alerts, catalog. */
 export const thingResolvers = {
@@ -33,13 +36,15 @@ export const thingResolvers = {
       args: { first?: number | null; after?: string | null; groupId?: string | null; installationStatus?: string | null; q?: string | null },
       context: GraphqlContext,
     ) => {
-      const page = await listThings(context.deps, userOf(context), {
-        limit: args.first ?? undefined,
-        cursor: args.after ?? undefined,
-        groupId: args.groupId ?? undefined,
-        installationStatus: args.installationStatus ?? undefined,
-        q: args.q ?? undefined,
-      });
+      const page = await withArgumentNames(thingsArguments, () =>
+        listThings(context.deps, userOf(context), {
+          limit: args.first ?? undefined,
+          cursor: args.after ?? undefined,
+          groupId: args.groupId ?? undefined,
+          installationStatus: args.installationStatus ?? undefined,
+          q: args.q ?? undefined,
+        }),
+      );
       const nodes = page.things.map(presentThing);
       return {
         nodes,
