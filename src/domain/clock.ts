@@ -18,3 +18,8 @@ export class ManualClock implements Clock {
     this.current = ms;
   }
 }
+
+/** Milliseconds on the platform's clock to the whole Unix seconds every interface shows. */
+export function toUnixSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}

@@ -3,7 +3,7 @@ import type { DomainDeps } from '../domain-deps.js';
 import { invalidField } from '../errors.js';
 import type { Principal } from '../identity/principal.js';
 import { requireThing } from '../things/thing-access.js';
-import { unixSecondsOf } from './command-rules.js';
+import { toUnixSeconds } from '../clock.js';
 import type { CommandHistoryRecord, SentCommand, TrackedCommand } from './command-types.js';
 
 export interface CommandHistoryQuery {
@@ -32,11 +32,11 @@ function toHistoryRecord(request: StoredCommandRequest): CommandHistoryRecord {
     ...(JSON.parse(item.body) as SentCommand),
     status: item.status,
     response: item.response === null ? null : (JSON.parse(item.response) as Record<string, unknown>),
-    respondedAt: item.respondedAt === null ? null : unixSecondsOf(item.respondedAt),
+    respondedAt: item.respondedAt === null ? null : toUnixSeconds(item.respondedAt),
   }));
   return {
     tuid: request.tuid,
-    timestamp: unixSecondsOf(request.timestamp),
+    timestamp: toUnixSeconds(request.timestamp),
     responsible: request.responsible,
     command: commands[0]!,
     commands,

@@ -80,7 +80,3 @@ export function chooseAnsweredCommand<T extends { tsmId: unknown }>(waiting: rea
   return waiting.find((command) => command.tsmId === answerTsmId) ?? waiting[0];
 }
 
-/** Milliseconds on the platform's clock to the whole Unix seconds the command shapes use. */
-export function unixSecondsOf(ms: number): number {
-  return Math.floor(ms / 1000);
-}

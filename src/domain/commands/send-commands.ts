@@ -1,10 +1,11 @@
 import type { MqttTransport } from '../../mqtt/mqtt-transport.js';
+import { toUnixSeconds } from '../clock.js';
 import { downlinkTopic } from '../../mqtt/topics.js';
 import type { DomainDeps } from '../domain-deps.js';
 import { serviceUnavailable, validationFailed } from '../errors.js';
 import type { Principal } from '../identity/principal.js';
 import { requireThing } from '../things/thing-access.js';
-import { checkCommands, stampCommands, unixSecondsOf } from './command-rules.js';
+import { checkCommands, stampCommands } from './command-rules.js';
 import type { SentCommandRequest } from './command-types.js';
 
 /** Sending needs the platform's MQTT connection (embedded broker or external) besides the store and clock. */
@@ -38,7 +39,7 @@ export async function sendCommands(deps: SendCommandsDeps, principal: Principal,
   if (problems.length > 0) throw validationFailed(problems);
 
   const now = deps.clock.now();
-  const timestamp = unixSecondsOf(now);
+  const timestamp = toUnixSeconds(now);
   const commands = stampCommands(input.commands as unknown[], thing.tuid, timestamp);
   const requestId = await deps.store.commands.create({
     organizationId: thing.organizationId,

@@ -1,24 +1,19 @@
-import { unassignedGroupId } from '../../domain/messages/message-types.js';
 import type { Thing } from '../../domain/things/thing-types.js';
+import { viewThing } from '../../domain/things/thing-view.js';
 
 /** The thing summary of SPEC section 3: the seed's five fields, plus tuid, installation status and group. */
 export function presentThingSummary(thing: Thing) {
-  const { summary } = thing;
+  const view = viewThing(thing);
   return {
-    tuid: thing.tuid,
-    battery_level: summary.batteryLevel === null ? null : Math.round(summary.batteryLevel),
-    timestamp: summary.timestamp,
-    location: summary.location,
-    gateway_tuid: summary.gatewayTuid,
-    version: summary.version ?? 'unknown',
-    installation_status: thing.installationStatus,
-    group_id: thing.groupId ?? unassignedGroupId,
+    tuid: view.tuid,
+    battery_level: view.batteryLevel,
+    timestamp: view.timestamp,
+    location: view.location,
+    gateway_tuid: view.gatewayTuid,
+    version: view.version,
+    installation_status: view.installationStatus,
+    group_id: view.groupId,
   };
-}
-
-/** Milliseconds on the platform's clock to the Unix seconds every REST time uses. */
-export function unixSeconds(ms: number): number {
-  return Math.floor(ms / 1000);
 }
 
 /** `{"data":[...]}` from JSON texts already serialized (stored messages), without parsing them again. */

@@ -1,3 +1,4 @@
+import { toUnixSeconds } from '../../../domain/clock.js';
 import {
   createApiClient,
   createMqttCredential,
@@ -7,7 +8,7 @@ import {
 } from '../../../domain/identity/identity-service.js';
 import { deleteUser, setUserRole } from '../../../domain/identity/user-admin.js';
 import type { GraphqlContext } from '../graphql-deps.js';
-import { roleEnum, unixSeconds, userOf } from './resolver-helpers.js';
+import { roleEnum, userOf } from './resolver-helpers.js';
 
 const kindEnum = { GATEWAY: 'gateway', INTEGRATION: 'integration' } as const;
 
@@ -21,14 +22,14 @@ export const adminResolvers = {
       (await context.deps.store.apiClients.list(userOf(context).organizationId)).map((client) => ({
         clientId: client.clientId,
         name: client.name,
-        createdAt: unixSeconds(client.createdAt),
+        createdAt: toUnixSeconds(client.createdAt),
         revoked: client.revokedAt !== null,
       })),
     mqttCredentials: async (_: unknown, _args: unknown, context: GraphqlContext) =>
       (await context.deps.store.mqttCredentials.list(userOf(context).organizationId)).map((credential) => ({
         username: credential.username,
         kind: credential.kind,
-        createdAt: unixSeconds(credential.createdAt),
+        createdAt: toUnixSeconds(credential.createdAt),
         revoked: credential.revokedAt !== null,
       })),
   },

@@ -1,10 +1,11 @@
 import { assignThingToGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
+import { toUnixSeconds } from '../../../domain/clock.js';
 import { createGroup, deleteGroup, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
 import type { GroupListing } from '../../../domain/groups/group-types.js';
 import { listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
 import { unassignedGroupId } from '../../../domain/messages/message-types.js';
 import type { GraphqlContext } from '../graphql-deps.js';
-import { presentThing, unixSeconds, userOf, withArgumentNames } from './resolver-helpers.js';
+import { presentThing, userOf, withArgumentNames } from './resolver-helpers.js';
 
 // The domain's field names (REST's) to this file's argument names, for BAD_USER_INPUT's `extensions.errors`.
 const groupIdArgument = { groupid: 'groupId', group_id: 'groupId' } as const;
@@ -17,7 +18,7 @@ function presentGroup(group: GroupListing) {
     groupId: group.groupId ?? unassignedGroupId,
     description: group.description,
     thingCount: group.thingCount,
-    createdAt: group.createdAt === null ? null : unixSeconds(group.createdAt),
+    createdAt: group.createdAt === null ? null : toUnixSeconds(group.createdAt),
   };
 }
 
@@ -34,7 +35,7 @@ export const fieldServiceResolvers = {
     installations: async (_: unknown, args: { tuid: string; limit?: number | null }, context: GraphqlContext) =>
       (await listInstallationHistory(context.deps, userOf(context), { tuid: args.tuid, limit: args.limit ?? undefined })).map((entry) => ({
         installationStatus: entry.status,
-        timestamp: unixSeconds(entry.timestamp),
+        timestamp: toUnixSeconds(entry.timestamp),
         responsible: entry.responsible,
       })),
   },
@@ -47,7 +48,7 @@ export const fieldServiceResolvers = {
         tuid: change.thing.tuid,
         installationStatus: change.thing.installationStatus,
         groupId: change.thing.groupId ?? unassignedGroupId,
-        timestamp: unixSeconds(change.entry.timestamp),
+        timestamp: toUnixSeconds(change.entry.timestamp),
         responsible: change.entry.responsible,
       };
     },

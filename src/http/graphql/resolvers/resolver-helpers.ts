@@ -1,8 +1,7 @@
 import { AppError, unauthenticated, validationFailed } from '../../../domain/errors.js';
 import type { UserPrincipal } from '../../../domain/identity/principal.js';
 import type { Role } from '../../../domain/identity/types.js';
-import { unassignedGroupId } from '../../../domain/messages/message-types.js';
-import type { Thing } from '../../../domain/things/thing-types.js';
+import { viewThing } from '../../../domain/things/thing-view.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 
 /**
@@ -18,23 +17,8 @@ export function userOf(context: GraphqlContext): UserPrincipal {
 export const roleEnum: Record<string, Role> = { MANAGER: 'Manager', INSTALLER: 'Installer', VIEWER: 'Viewer' };
 
 /** The Thing type: the summary fields in camelCase (SPEC section 4). */
-export function presentThing(thing: Thing) {
-  const { summary } = thing;
-  return {
-    tuid: thing.tuid,
-    batteryLevel: summary.batteryLevel === null ? null : Math.round(summary.batteryLevel),
-    timestamp: summary.timestamp,
-    location: summary.location,
-    gatewayTuid: summary.gatewayTuid,
-    version: summary.version ?? 'unknown',
-    installationStatus: thing.installationStatus,
-    groupId: thing.groupId ?? unassignedGroupId,
-  };
-}
+export const presentThing = viewThing;
 
-export function unixSeconds(ms: number): number {
-  return Math.floor(ms / 1000);
-}
 
 /**
  * The domain names a bad field as REST does (`group_id`, `installation_status`); a GraphQL caller knows it by the

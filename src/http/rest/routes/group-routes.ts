@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { toUnixSeconds } from '../../../domain/clock.js';
 import type { FastifyInstance } from 'fastify';
 import { assignThingToGroup, getThingGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
 import { createGroup, deleteGroup, groupListLimit, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
 import type { GroupListing } from '../../../domain/groups/group-types.js';
 import { unassignedGroupId } from '../../../domain/messages/message-types.js';
-import { presentThingSummary, unixSeconds } from '../presenters.js';
+import { presentThingSummary } from '../presenters.js';
 import type { RestDeps } from '../rest-deps.js';
 import { ThingSummary, TuidParams, dataOf, errors } from '../schemas.js';
 
@@ -41,7 +42,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     async (request) => {
       const body = request.body as { group_id: string; group_description?: string | null };
       const group = await createGroup(deps, request.client, { groupId: body.group_id, description: body.group_description });
-      return { data: { group_id: group.groupId, group_description: group.description, created_at: unixSeconds(group.createdAt) } };
+      return { data: { group_id: group.groupId, group_description: group.description, created_at: toUnixSeconds(group.createdAt) } };
     },
   );
 
@@ -136,6 +137,6 @@ function presentListedGroup(group: GroupListing) {
     group_id: group.groupId ?? unassignedGroupId,
     group_description: group.description,
     thing_count: group.thingCount,
-    created_at: group.createdAt === null ? null : unixSeconds(group.createdAt),
+    created_at: group.createdAt === null ? null : toUnixSeconds(group.createdAt),
   };
 }

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { toUnixSeconds } from '../../../domain/clock.js';
 import type { FastifyInstance } from 'fastify';
 import { installationHistoryLimit, listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
 import type { InstallationEntry } from '../../../domain/installations/installation-types.js';
 import { unassignedGroupId } from '../../../domain/messages/message-types.js';
 import { installationStatuses } from '../../../domain/things/thing-types.js';
-import { unixSeconds } from '../presenters.js';
 import type { RestDeps } from '../rest-deps.js';
 import { TuidParams, dataOf, errors } from '../schemas.js';
 
@@ -54,7 +54,7 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
           tuid: thing.tuid,
           installation_status: thing.installationStatus,
           group_id: thing.groupId ?? unassignedGroupId,
-          timestamp: unixSeconds(entry.timestamp),
+          timestamp: toUnixSeconds(entry.timestamp),
           responsible: entry.responsible,
         },
       };
@@ -81,5 +81,5 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
 }
 
 function presentInstallationEntry(entry: InstallationEntry) {
-  return { installation_status: entry.status, timestamp: unixSeconds(entry.timestamp), responsible: entry.responsible };
+  return { installation_status: entry.status, timestamp: toUnixSeconds(entry.timestamp), responsible: entry.responsible };
 }
