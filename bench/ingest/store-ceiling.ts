@@ -13,7 +13,7 @@ import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import { layOutFleet, type DeviceUplink } from '../../src/simulator/index.js';
 import { openDatabase } from '../../src/store/database.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter, type ClosableCommitIngestBatch } from '../../src/store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createStore } from '../../src/store/store.js';
 
@@ -72,10 +72,11 @@ function* publishes(options: StoreCeilingOptions): Generator<{ gatewayTuid: stri
 export async function measureStoreCeiling(options: StoreCeilingOptions): Promise<StoreCeiling> {
   const dir = mkdtempSync(join(tmpdir(), 'thingdesk-bench-store-'));
   const database = await openDatabase(`file:${join(dir, 'store.db')}`);
+  let commit: ClosableCommitIngestBatch | undefined;
   try {
     await migrateToLatest(database);
     const organization = await createOrganization({ store: createStore(database), clock: systemClock }, { name: 'Bench', id: 'bench' });
-    const commit = ingestBatchWriter(database);
+    commit = ingestBatchWriter(database);
     const source = publishes(options);
     let parseMs = 0;
     let parsed = 0;
@@ -127,6 +128,7 @@ export async function measureStoreCeiling(options: StoreCeilingOptions): Promise
       parseMicrosPerMessage: (parseMs * 1000) / parsed,
     };
   } finally {
+    await commit?.close();
     await database.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -89,7 +89,7 @@ const settings = {
   logLevel: { variable: 'LOG_LEVEL', fallback: 'info', read: (name: string, raw: string) => parseChoice(name, raw, logLevels) },
   rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
-  ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '500', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '2000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
   mqttConsumers: { variable: 'MQTT_CONSUMERS', fallback: '8', read: (name: string, raw: string) => parseInteger(name, raw, 1, 64) },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },

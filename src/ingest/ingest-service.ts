@@ -12,6 +12,8 @@ export interface IngestDeps {
   metrics: Metrics;
   maxBatch: number;
   maxConcurrent: number;
+  /** Parsed records queued at most before further payloads wait unparsed (default: two batches). */
+  maxQueued?: number;
 }
 
 /**
@@ -23,7 +25,11 @@ export class IngestService {
   private readonly batcher: UplinkBatcher;
 
   constructor(private readonly deps: IngestDeps) {
-    this.batcher = new UplinkBatcher(deps.commit, { maxBatch: deps.maxBatch, maxConcurrent: deps.maxConcurrent }, (batch) => this.committed(batch));
+    this.batcher = new UplinkBatcher(
+      deps.commit,
+      { maxBatch: deps.maxBatch, maxConcurrent: deps.maxConcurrent, maxQueued: deps.maxQueued ?? 2 * deps.maxBatch },
+      (batch) => this.committed(batch),
+    );
   }
 
   /** Stores one uplink payload (array or single message). Resolves after commit; rejects if the store failed. */
@@ -34,6 +40,8 @@ export class IngestService {
       await this.batcher.submit([], [{ ...deadLetter(from, `unknown organization ${from.organizationId}`, text), organizationId: null }]);
       return;
     }
+    // Backpressure: when the store falls behind, the payload waits here unparsed and unacknowledged.
+    await this.batcher.room();
     const parsed = parseUplink(payload, from);
     this.deps.metrics.ingestReceived.inc(parsed.received);
     if (parsed.records.length === 0 && parsed.deadLetters.length === 0) return;

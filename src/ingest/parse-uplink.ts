@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { validateUplink } from '../catalog/index.js';
 import type { DeadLetterRecord, UplinkRecord } from '../domain/messages/message-types.js';
 import { isValidTuid } from '../domain/things/tuid.js';
@@ -42,22 +42,27 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource): Parse
   const deadLetters: DeadLetterRecord[] = [];
   items.forEach((item, index) => {
     const where = Array.isArray(parsed) ? `message [${index}]: ` : '';
+    const itemText = serialize(item);
+    if (itemText === undefined) {
+      deadLetters.push(deadLetter(from, `${where}message is nested too deeply to store`, text));
+      return;
+    }
     const { errors, warnings } = validateUplink(item);
     if (errors.length > 0) {
-      deadLetters.push(deadLetter(from, `${where}${errors.map((e) => e.message).join('; ')}`, JSON.stringify(item) ?? String(item)));
+      deadLetters.push(deadLetter(from, `${where}${errors.map((e) => e.message).join('; ')}`, itemText));
       return;
     }
     const message = item as Record<string, unknown>;
     const tuid = message.tsmTuid as string;
     if (!isStorableId(message.tsmId)) {
-      deadLetters.push(deadLetter(from, `${where}tsmId must be an integer from 0 to ${maxStoredId}`, JSON.stringify(item)));
+      deadLetters.push(deadLetter(from, `${where}tsmId must be an integer from 0 to ${maxStoredId}`, itemText));
       return;
     }
     if (!isValidTuid(tuid)) {
-      deadLetters.push(deadLetter(from, `${where}tsmTuid must match ^[A-Za-z0-9._:-]{1,64}$`, JSON.stringify(item)));
+      deadLetters.push(deadLetter(from, `${where}tsmTuid must match ^[A-Za-z0-9._:-]{1,64}$`, itemText));
       return;
     }
-    const body = JSON.stringify(message);
+    const body = itemText;
     records.push({
       organizationId: from.organizationId,
       tuid,
@@ -66,7 +71,8 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource): Parse
       tsmEv: isStorableId(message.tsmEv) ? message.tsmEv : null,
       tsmTs: message.tsmTs as number,
       gatewayTuid: typeof message.tsmGw === 'string' && message.tsmGw !== '' ? message.tsmGw : from.gatewayTuid,
-      fingerprint: createHash('sha256').update(body).digest('hex').slice(0, 16),
+      // One-shot hash: a Hash object per message cost more than the digest itself.
+      fingerprint: hash('sha256', body, 'hex').slice(0, 16),
       body,
       message,
       problems: warnings,
@@ -74,6 +80,19 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource): Parse
     });
   });
   return { records, deadLetters, received: items.length };
+}
+
+/**
+ * A parsed message as JSON text, or undefined when it is nested too deeply to write back: JSON.parse accepts far
+ * deeper documents than the recursive JSON.stringify can serialize, and the overflow would otherwise fail the
+ * whole payload on every redelivery (never acknowledged, never stored, never dead-lettered).
+ */
+function serialize(item: unknown): string | undefined {
+  try {
+    return JSON.stringify(item) ?? String(item);
+  } catch {
+    return undefined;
+  }
 }
 
 // Ids are stored as 32-bit integers in both stores.

@@ -6,6 +6,12 @@ export interface BatcherOptions {
   maxBatch: number;
   /** Transactions in flight at once: 1 for SQLite (one writer), a few for PostgreSQL. */
   maxConcurrent: number;
+  /**
+   * Records queued (not yet in a transaction) beyond which `room()` makes callers wait. Bounds the parsed uplinks
+   * the process holds when publishers outrun the store; a waiting publish is acknowledged later, which slows its
+   * publisher. Default: unbounded.
+   */
+  maxQueued?: number;
 }
 
 interface Pending {
@@ -34,8 +40,13 @@ export interface BatchCommitted {
  */
 export class UplinkBatcher {
   private readonly queue: Pending[] = [];
+  private queuedRecords = 0;
   private running = 0;
   private scheduled = false;
+  /** Callers of `room()` waiting for the queue to shrink, first come first served. */
+  private readonly waiting: (() => void)[] = [];
+  /** Moving average of records per payload: how many waiters the room freed by a transaction admits. */
+  private recordsPerPayload = 1;
 
   constructor(
     private readonly commit: CommitIngestBatch,
@@ -44,17 +55,41 @@ export class UplinkBatcher {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  /**
+   * Resolves when the queue has room for another payload (`maxQueued`). Call it before parsing a payload, so a
+   * waiting publish costs its raw bytes only, not its parsed messages.
+   */
+  room(): Promise<void> {
+    if (this.waiting.length === 0 && this.queuedRecords < (this.options.maxQueued ?? Infinity)) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
   /** Queues one payload's records; resolves once they are committed. */
   submit(records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]): Promise<void> {
+    const size = records.length + deadLetters.length;
+    this.queuedRecords += size;
+    this.recordsPerPayload = 0.9 * this.recordsPerPayload + 0.1 * Math.max(1, size);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ records, deadLetters, queuedAt: this.now(), resolve, reject });
       this.schedule();
     });
   }
 
-  /** Resolves when nothing is queued or being written (used at shutdown). */
+  /** Resolves when nothing is queued, waiting or being written (used at shutdown). */
   async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.running > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (this.queue.length > 0 || this.running > 0 || this.waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  /**
+   * Lets in as many waiters as the queue has room for, by the average payload size: they parse and submit later
+   * (after their await), so admitting until the count is reached would admit them all.
+   */
+  private admitWaiting(): void {
+    let room = (this.options.maxQueued ?? Infinity) - this.queuedRecords;
+    while (room > 0 && this.waiting.length > 0) {
+      this.waiting.shift()!();
+      room -= this.recordsPerPayload;
+    }
   }
 
   private schedule(): void {
@@ -77,6 +112,8 @@ export class UplinkBatcher {
       batch.push(this.queue.shift()!);
       size += nextSize;
     }
+    this.queuedRecords -= size;
+    this.admitWaiting();
     this.running += 1;
     const started = this.now();
     try {

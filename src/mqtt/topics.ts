@@ -51,8 +51,23 @@ export interface FeedTopicValues {
  * `_`: a TUID may contain none of them by its own rule, but this keeps the feed safe whatever a device sends.
  */
 export function fillFeedTopic(template: string, values: FeedTopicValues): string {
-  return template.replace(/\{(org|group|tuid|tsmId)\}/g, (_match, name: keyof FeedTopicValues) => String(values[name]).replace(/[/+#]/g, '_'));
+  // Called for every stored uplink: the template is split once, and a value is copied only when it must change.
+  let parts = feedTemplateParts.get(template);
+  if (!parts) {
+    if (feedTemplateParts.size > 100) feedTemplateParts.clear();
+    parts = template.split(/\{(org|group|tuid|tsmId)\}/);
+    feedTemplateParts.set(template, parts);
+  }
+  let topic = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = String(values[parts[i] as keyof FeedTopicValues]);
+    topic += (/[/+#]/.test(value) ? value.replace(/[/+#]/g, '_') : value) + parts[i + 1]!;
+  }
+  return topic;
 }
+
+/** Templates split at their placeholders: literal text at even indexes, placeholder names at odd ones. */
+const feedTemplateParts = new Map<string, string[]>();
 
 /**
  * The subscription filter that matches every feed topic of one organization: each placeholder except `{org}`

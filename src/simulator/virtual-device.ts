@@ -63,6 +63,8 @@ export class VirtualDevice {
   /** Set by a 1500: from then on the device keeps its own report interval instead of the fleet's pace. */
   private ownSchedule = false;
   private nextDueAt = 0;
+  /** tsmTs of the last report, Unix seconds. */
+  private lastReportTs = 0;
 
   constructor(options: VirtualDeviceOptions) {
     this.tuid = options.tuid;
@@ -98,6 +100,10 @@ export class VirtualDevice {
   nextMessages(now: number): DeviceUplink[] {
     if (!this.isDue(now)) return [];
     this.startedAt ??= now;
+    // Each report gets a later second than the one before, even when the fleet's pace asks for several reports a
+    // second: a message repeating an earlier one's id, time and content would be stored once (a duplicate), and
+    // a real sensor never sends the same reading twice.
+    this.lastReportTs = Math.max(Math.floor(now / 1000), this.lastReportTs + 1);
     const first = this.cycle === 0;
     const config = this.configuration;
     const messages: DeviceUplink[] = [];
@@ -170,9 +176,12 @@ export class VirtualDevice {
     }
   }
 
-  /** The envelope of a report sent now: tsmTs in whole seconds, as the catalog expects. */
+  /**
+   * The envelope of a message sent now: tsmTs in whole seconds, as the catalog expects, never before the last
+   * report's (a device pushed ahead of the clock by fast reports keeps its own time).
+   */
   envelope(now: number): { tsmTs: number; tsmTuid: string; tsmGw: string } {
-    return { tsmTs: Math.floor(now / 1000), tsmTuid: this.tuid, tsmGw: this.gatewayTuid };
+    return { tsmTs: Math.max(Math.floor(now / 1000), this.lastReportTs), tsmTuid: this.tuid, tsmGw: this.gatewayTuid };
   }
 
   private systemInfo(now: number): DeviceUplink {

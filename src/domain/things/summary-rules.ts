@@ -25,8 +25,29 @@ export const summarySources = {
   location: { tsmId: 1210, lat: 'lat', lon: 'lon' },
 } as const;
 
+/** What the summary reads of a message; `message` needs only the fields of `summaryFieldsOf`. */
+export type SummarySource = Pick<UplinkRecord, 'tuid' | 'tsmId' | 'tsmTs' | 'gatewayTuid' | 'receivedAt' | 'message'>;
+
+/**
+ * The fields of a message the summary may take (by its id), or null when it feeds only the timestamps. Lets a
+ * writer in another thread summarize without the whole parsed message.
+ */
+export function summaryFieldsOf(record: Pick<UplinkRecord, 'tsmId' | 'message'>): Record<string, unknown> | null {
+  const m = record.message;
+  switch (record.tsmId) {
+    case summarySources.battery.tsmId:
+      return { [summarySources.battery.field]: m[summarySources.battery.field] };
+    case summarySources.version.tsmId:
+      return { [summarySources.version.field]: m[summarySources.version.field] };
+    case summarySources.location.tsmId:
+      return { [summarySources.location.lat]: m[summarySources.location.lat], [summarySources.location.lon]: m[summarySources.location.lon] };
+    default:
+      return null;
+  }
+}
+
 /** Folds newly stored messages into one candidate per thing. */
-export function summarizeMessages(messages: readonly UplinkRecord[]): SummaryCandidate[] {
+export function summarizeMessages(messages: readonly SummarySource[]): SummaryCandidate[] {
   const byTuid = new Map<string, SummaryCandidate>();
   for (const record of messages) {
     let candidate = byTuid.get(record.tuid);

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
 import type { CommitIngestBatch } from './ingest-batch.js';
-import { claimResponsible, foreignThingDeadLetter } from './ingest-batch.js';
+import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';
 import { summarySetClause } from './summary-update-sql.js';
 
 // Deadlock and serialization failure: two instances touched the same things in another order. The transaction

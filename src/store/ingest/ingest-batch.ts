@@ -12,26 +12,12 @@ import { sqliteIngestBatch } from './ingest-batch-sqlite.js';
  */
 export type CommitIngestBatch = (records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]) => Promise<IngestBatchResult>;
 
-export function ingestBatchWriter(database: Database): CommitIngestBatch {
-  return database.driver.dialect === 'sqlite' ? sqliteIngestBatch(database.db, database.driver.connection) : postgresIngestBatch(database.driver.pool);
+/** A batch writer that holds resources (the SQLite writer thread): `close` after the last batch. */
+export type ClosableCommitIngestBatch = CommitIngestBatch & { close(): Promise<void> };
+
+export function ingestBatchWriter(database: Database): ClosableCommitIngestBatch {
+  if (database.driver.dialect === 'sqlite') return sqliteIngestBatch(database.db, database.driver.connection);
+  return Object.assign(postgresIngestBatch(database.driver.pool), { close: async () => undefined });
 }
 
-/** Who the installation history names for a thing's first sighting through an uplink. */
-export const claimResponsible = 'uplink';
-
-/** The dead-letter reason of a message whose thing another organization owns. */
-export function foreignThingReason(tuid: string): string {
-  return `thing ${tuid} belongs to another organization`;
-}
-
-/** The dead letter recording a message diverted because its thing belongs to another organization. */
-export function foreignThingDeadLetter(record: UplinkRecord): DeadLetterRecord {
-  return {
-    organizationId: record.organizationId,
-    receivedAt: record.receivedAt,
-    source: `uplink via gateway ${record.gatewayTuid ?? 'unknown'}`,
-    client: null,
-    reason: foreignThingReason(record.tuid),
-    payload: record.body,
-  };
-}
+export { claimResponsible, foreignThingDeadLetter, foreignThingReason } from './ingest-rules.js';
