@@ -17,6 +17,8 @@ import { UserSessions } from '../domain/identity/user-sessions.js';
 import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { startDataFeed } from '../integration/data-feed.js';
+import { startAlertFeed } from '../integration/alert-feed.js';
+import { AlertEngine } from '../domain/alerts/alert-engine.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { openDatabase, type Database } from '../store/database.js';
@@ -48,6 +50,8 @@ export interface App {
   readonly clientTokens: ClientTokens;
   readonly sessions: UserSessions;
   readonly ingest: IngestService;
+  /** Opens and closes alert periods; tests call `evaluateSilence()` / `runScheduled()` directly. */
+  readonly alertEngine: AlertEngine;
   readonly mqtt: MqttTransport;
   readonly http: FastifyInstance;
   /** The bound HTTP port (differs from config.port when that is 0). */
@@ -84,20 +88,29 @@ export async function startApp(options: AppOptions): Promise<App> {
     const bootstrap = await bootstrapIfEmpty({ store, clock }, config.bootstrap);
     if (bootstrap) (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap));
 
+    const commit = ingestBatchWriter(database);
+    // Stopped after the ingest queue drained and before the store closes (SQLite: ends the writer thread).
+    stoppers.push(() => commit.close());
+    // Stopped after the ingest queue has drained (its last batches may close alerts), before the store closes.
+    const alertEngine = new AlertEngine({ store, clock, events, logger, config });
+    stoppers.push(() => alertEngine.stop());
     const ingest = new IngestService({
-      commit: ingestBatchWriter(database),
+      commit,
       organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
       events,
       metrics,
       maxBatch: config.ingestBatchSize,
-      // SQLite has one writer; PostgreSQL takes a few transactions at once from one instance.
-      maxConcurrent: database.dialect === 'sqlite' ? 1 : 4,
+      // SQLite has one writer (a thread): a second batch waits in its queue, so it never idles while the event loop
+      // gets to the answer of the first. PostgreSQL takes a few transactions at once from one instance.
+      maxConcurrent: database.dialect === 'sqlite' ? 2 : 4,
     });
     stoppers.push(() => ingest.drain());
     const mqtt = await startMqtt({ store, clock, config, logger, ingest });
     stoppers.push(() => mqtt.stop());
     startDataFeed({ events, mqtt, template: config.integrationTopic, logger });
     startCommandResponseMatcher({ store, events });
+    startAlertFeed({ events, mqtt, timeZone: config.alertTimeZone, logger });
+    await alertEngine.start();
 
     const checks: ReadinessCheck[] = [
       { name: 'store', check: () => store.ping() },
@@ -119,7 +132,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const address = http.server.address();
     const httpPort = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, mqtt, http, httpPort, bootstrap, stop };
+    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;

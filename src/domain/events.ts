@@ -57,4 +57,6 @@ export interface AlertChanged {
   state: 'opened' | 'closed';
   openedAt: number;
   closedAt: number | null;
+  /** For `gateway connection lost`: the gateway that fell silent. */
+  gatewayTuid?: string | null;
 }

@@ -50,12 +50,25 @@ export function alertsStore(db: Kysely<Schema>) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    /** Opens a period (the alert engine's write). */
-    async open(period: Omit<AlertPeriod, 'closedAt'>): Promise<void> {
-      await db
+    /**
+     * Opens a period; false when one of that type is already active on the thing (the partial unique index
+     * `alerts_one_active` decides). The alert engine writes set-based (alert-evaluation-store.ts); this is for
+     * single periods.
+     */
+    async open(period: Omit<AlertPeriod, 'closedAt'> & { gatewayTuid?: string | null }): Promise<boolean> {
+      const result = await db
         .insertInto('alerts')
-        .values({ organization_id: period.organizationId, tuid: period.tuid, alert_type: period.alertType, opened_at: period.openedAt, closed_at: null })
-        .execute();
+        .values({
+          organization_id: period.organizationId,
+          tuid: period.tuid,
+          alert_type: period.alertType,
+          gateway_tuid: period.gatewayTuid ?? null,
+          opened_at: period.openedAt,
+          closed_at: null,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
   };
 }

@@ -21,6 +21,7 @@ export interface Schema {
   alerts: AlertsTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
+  leases: LeasesTable;
 }
 
 export interface OrganizationsTable {
@@ -166,6 +167,8 @@ export interface AlertsTable {
   alert_type: string;
   opened_at: number;
   closed_at: number | null;
+  /** The gateway a `gateway connection lost` period is about; null for the other types. */
+  gateway_tuid: string | null;
 }
 
 export interface SessionsTable {
@@ -188,4 +191,11 @@ export interface LoginAttemptsTable {
   failures: number;
   first_failure_at: number;
   blocked_until: number | null;
+}
+
+/** A named cluster lease (e.g. `alert-engine`): held by `holder` until `expires_at` (ms, platform clock) unless renewed. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
 }

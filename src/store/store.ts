@@ -1,4 +1,6 @@
 import { alertsStore } from './alerts-store.js';
+import { alertEvaluationStore } from './alert-evaluation-store.js';
+import { leasesStore } from './leases-store.js';
 import { loginAttemptsStore } from './login-attempts-store.js';
 import { sessionsStore } from './sessions-store.js';
 import { apiClientsStore } from './api-clients-store.js';
@@ -34,6 +36,8 @@ export function createStore(database: Database) {
     installations: installationsStore(db),
     commands: commandsStore(db),
     alerts: alertsStore(db),
+    alertEvaluation: alertEvaluationStore(db, database.dialect),
+    leases: leasesStore(db),
     sessions: sessionsStore(db),
     loginAttempts: loginAttemptsStore(db),
   };

@@ -20,8 +20,10 @@ describe('alert read side over REST (SPEC section 3)', () => {
   before(async () => {
     server = await startTestApp({ ALERT_TIMEZONE: 'Europe/Helsinki' }, { clock: new ManualClock(now) });
     rest = new RestClient(server);
+    // Levels above the battery threshold: the periods below are written by hand, and the alert engine must not
+    // open one of its own (its writes are tested in test/alerts/).
     await publishUplinks(server, [
-      { tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: 'AL-1', batl: 10 },
+      { tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: 'AL-1', batl: 50 },
       { tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: 'AL-2', batl: 90 },
       { tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: 'AL-3', batl: 90 },
     ]);

@@ -10,3 +10,8 @@ export interface AlertPeriod {
   openedAt: number;
   closedAt: number | null;
 }
+
+/** A period the alert engine opened (`closedAt` null) or closed; `gatewayTuid` names the gateway of a gateway alert. */
+export interface AlertChange extends AlertPeriod {
+  gatewayTuid: string | null;
+}

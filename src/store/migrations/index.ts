@@ -5,6 +5,7 @@ import * as installationsAndGroups from './0003-installations-and-groups.js';
 import * as commands from './0004-commands.js';
 import * as alerts from './0005-alerts.js';
 import * as sessions from './0006-sessions.js';
+import * as alertEngine from './0007-alert-engine.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004-commands': commands,
   '0005-alerts': alerts,
   '0006-sessions': sessions,
+  '0007-alert-engine': alertEngine,
 };
