@@ -30,6 +30,9 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // A URL the router cannot decode (bad percent-encoding, a path parameter over maxParamLength) is answered by
+    // fastify before any hook or error handler runs; route it through the one error shape too.
+    frameworkErrors: (error, _request, reply) => sendProblem(reply, toAppError(error)),
   });
 
   // JSON only: without the text/plain parser, any other content type is a 415.

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { AppError, type ErrorCode, type FieldProblem } from '../domain/errors.js';
+import { AppError, serviceUnavailable, type ErrorCode, type FieldProblem } from '../domain/errors.js';
+import { isStoreUnavailable } from '../store/store-unavailable.js';
 
 /** The HTTP status of each error code: the one mapping of the error catalog to REST. */
 export const httpStatusOf: Record<ErrorCode, number> = {
@@ -45,11 +46,14 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
 }
 
 /**
- * Turns anything thrown inside a request into an AppError: our own pass through; fastify's body, content-type
- * and schema errors get their catalog code; everything else becomes INTERNAL with no details.
+ * Turns anything thrown inside a request into an AppError: our own pass through; a store that cannot be reached
+ * (connection refused or lost, pool timeout) is SERVICE_UNAVAILABLE, a temporary failure the caller retries;
+ * fastify's body, content-type and schema errors get their catalog code; everything else becomes INTERNAL with no
+ * details. REST's error handler and GraphQL's error formatter both call it, so the mapping is written once.
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isStoreUnavailable(error)) return serviceUnavailable('The store is not reachable right now; retry later.');
   const e = error as { code?: string; statusCode?: number; validation?: AjvError[]; validationContext?: string; message?: string };
   if (e.validation) return new AppError('VALIDATION_FAILED', validationMessage(e.validation, e.validationContext), e.validation.map((v) => ajvProblem(v, e.validationContext)));
   switch (e.code) {
@@ -60,6 +64,10 @@ export function toAppError(error: unknown): AppError {
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('MALFORMED_JSON', 'The request body is empty but Content-Type says JSON.');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('VALIDATION_FAILED', 'The URL is not valid percent-encoded UTF-8.', [{ field: 'url', message: 'url is not valid percent-encoded UTF-8' }]);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('VALIDATION_FAILED', 'A path parameter is too long.', [{ field: 'url', message: 'url has a path parameter longer than 256 characters' }]);
   }
   if (e.statusCode === 400 && (e.code === undefined || e.code.startsWith('FST_ERR_CTP') || error instanceof SyntaxError)) {
     return new AppError('MALFORMED_JSON', 'The request body is not valid JSON.');

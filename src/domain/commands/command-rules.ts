@@ -16,6 +16,12 @@ export const commandsField = 'commands';
 /** Fields the history adds to each command; a command carrying one would have it hidden there. */
 export const trackingFieldNames = ['status', 'response', 'respondedAt'] as const;
 
+/**
+ * How deep a command's values may nest. Catalog commands are flat; 13200 takes free fields, and without a bound a
+ * deeply nested one (thousands of levels) overflowed the stack while being stored: a 500 instead of a 400.
+ */
+export const maxCommandNesting = 32;
+
 /** The id a thing answers with when it cannot supply what a command asked for (seed 002 part 6, rule 1). */
 export const unavailableResponseTsmId = 1102;
 
@@ -28,6 +34,9 @@ function checkCommand(command: unknown, tuid: string): Problem[] {
   const problems = validateCommand(command);
   if (!isRecord(command)) return problems;
   const named = new Set(problems.map((problem) => problem.field));
+  for (const [name, value] of Object.entries(command)) {
+    if (nestsDeeperThan(value, maxCommandNesting)) problems.push({ field: name, message: `${name} nests more than ${maxCommandNesting} levels deep` });
+  }
   const destination = command['tsmDstTuid'];
   if (typeof destination === 'string' && destination !== tuid) {
     problems.push({ field: 'tsmDstTuid', message: `tsmDstTuid must be ${tuid}, the thing of the path, or be left out` });
@@ -37,6 +46,13 @@ function checkCommand(command: unknown, tuid: string): Problem[] {
     if (Object.hasOwn(command, name) && !named.has(name)) problems.push({ field: name, message: `${name} is reserved: the command history reports it` });
   }
   return problems;
+}
+
+/** Whether arrays and objects in `value` nest deeper than `levels` (recursion bounded by `levels`). */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  return Object.values(value).some((child) => nestsDeeperThan(child, levels - 1));
 }
 
 /**

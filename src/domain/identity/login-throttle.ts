@@ -13,7 +13,8 @@ export class LoginThrottle {
   constructor(private readonly store: LoginAttemptsStore) {}
 
   static key(organizationName: string, email: string): string {
-    return `${organizationName.trim().toLowerCase()}\u0000${email.trim().toLowerCase()}`.slice(0, 600);
+    // JSON keeps the pair unambiguous without a NUL separator, which PostgreSQL text refuses (login failed there).
+    return JSON.stringify([organizationName.trim().toLowerCase(), email.trim().toLowerCase()]).slice(0, 600);
   }
 
   /** Throws RATE_LIMITED while the account is blocked. */

@@ -1,5 +1,6 @@
 import { GraphQLError, type ASTNode, type GraphQLFormattedError } from 'graphql';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
+import { toAppError } from '../problem.js';
 
 /** The error catalog mapped once to GraphQL `extensions.code` (SPEC section 4). */
 export const graphqlCodeOf: Record<ErrorCode, string> = {
@@ -13,30 +14,39 @@ export const graphqlCodeOf: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'BAD_USER_INPUT',
   UNSUPPORTED_MEDIA_TYPE: 'BAD_USER_INPUT',
   RATE_LIMITED: 'RATE_LIMITED',
+  // SPEC section 4 fixes the list of codes, so an outage stays INTERNAL_SERVER_ERROR for clients that switch on
+  // it; `extensions.retryable` and the message tell a temporary outage from a bug.
   SERVICE_UNAVAILABLE: 'INTERNAL_SERVER_ERROR',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
 };
 
 /**
- * Shapes every error a client sees: our AppErrors keep their message and get their code (with the bad fields
- * and, for transitions, the allowed states); GraphQL's own parse and validation errors are BAD_USER_INPUT unless
- * they already carry a code; anything else is INTERNAL_SERVER_ERROR with a generic message, never internals.
+ * Shapes every error a client sees: our AppErrors (and what `toAppError` recognizes, such as an unreachable store)
+ * keep their message and get their code (with the bad fields and, for transitions, the allowed states); GraphQL's
+ * own parse and validation errors are BAD_USER_INPUT unless they already carry a code; anything else is
+ * INTERNAL_SERVER_ERROR with a generic message, never internals.
  */
 export function formatGraphqlError(error: GraphQLError, log: (error: unknown) => void): GraphQLFormattedError {
-  const original = error.originalError;
-  if (original instanceof AppError) {
-    const extensions: Record<string, unknown> = { code: graphqlCodeOf[original.code] };
-    if (original.errors.length > 0) extensions.errors = original.errors;
-    if (original.meta.allowed) extensions.allowed = original.meta.allowed;
-    if (original.meta.retryAfterS) extensions.retryAfter = original.meta.retryAfterS;
-    return { message: original.message, locations: error.locations, path: error.path, extensions };
-  }
+  // The same mapping as REST's (toAppError): e.g. a store that cannot be reached becomes SERVICE_UNAVAILABLE.
+  const mapped = error.originalError && !(error.originalError instanceof GraphQLError) ? toAppError(error.originalError) : undefined;
+  const original = mapped && mapped.code !== 'INTERNAL' ? mapped : error.originalError;
+  if (original instanceof AppError) return { ...appErrorAsGraphql(original), locations: error.locations, path: error.path };
   if (original && !(original instanceof GraphQLError)) {
     log(original);
     return { message: 'An unexpected error occurred.', locations: error.locations, path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   }
   const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'BAD_USER_INPUT';
   return { message: error.message, locations: error.locations, path: error.path, extensions: { ...error.extensions, code } };
+}
+
+/** An AppError as a GraphQL error: its message, its code, and what the code carries (fields, allowed states, ...). */
+export function appErrorAsGraphql(error: AppError): { message: string; extensions: Record<string, unknown> } {
+  const extensions: Record<string, unknown> = { code: graphqlCodeOf[error.code] };
+  if (error.errors.length > 0) extensions.errors = error.errors;
+  if (error.meta.allowed) extensions.allowed = error.meta.allowed;
+  if (error.meta.retryAfterS) extensions.retryAfter = error.meta.retryAfterS;
+  if (error.code === 'SERVICE_UNAVAILABLE') extensions.retryable = true;
+  return { message: error.message, extensions };
 }
 
 /** A GraphQL error with a code, for rules raised outside resolvers (validation rules, transport). */

@@ -1,12 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { getOperationAST, type DocumentNode } from 'graphql';
+import { parseRequestParams, type Request as GraphqlHttpRequest } from 'graphql-http';
 import { createHandler as createHttpHandler } from 'graphql-http/lib/use/fastify';
 import { createHandler as createSseHandler } from 'graphql-sse/lib/use/fastify';
 import { AppError } from '../../domain/errors.js';
 import type { UserPrincipal } from '../../domain/identity/principal.js';
 import { bearerToken } from '../rest/authenticate.js';
-import { httpStatusOf } from '../problem.js';
+import { httpStatusOf, toAppError } from '../problem.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
-import { formatGraphqlError, graphqlCodeOf } from './graphql-errors.js';
+import { appErrorAsGraphql, formatGraphqlError } from './graphql-errors.js';
 import { OperationPreparer } from './operation-preparer.js';
 import { allResolvers } from './resolvers/all-resolvers.js';
 import { buildRoleSchemas } from './role-schemas.js';
@@ -42,7 +44,15 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
   };
 
   const httpHandler = createHttpHandler({
-    onSubscribe: (request, params) => onSubscribe(request.raw, params) as never,
+    onSubscribe: (request, params) => {
+      const prepared = onSubscribe(request.raw, params);
+      // graphql-http refuses a mutation over GET itself, but with an error that has no code and a text/plain type.
+      if (request.method === 'GET' && !Array.isArray(prepared) && isMutation((prepared as { document: DocumentNode }).document, params.operationName)) {
+        return mutationOverGet() as never;
+      }
+      return prepared as never;
+    },
+    parseRequestParams: readRequestParams as never,
     formatError,
   });
   const sseHandler = createSseHandler({
@@ -62,15 +72,24 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
     onRequest: async (request, reply) => {
       try {
         await authenticate(request, deps);
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
+      } catch (thrown) {
+        // The session check reads the store: an unreachable store is SERVICE_UNAVAILABLE here too (toAppError).
+        const error = toAppError(thrown);
+        if (error.code === 'INTERNAL') throw thrown;
         // Rate limits are answered before any GraphQL work, as a GraphQL error with the HTTP status.
         if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
         return reply
           .code(httpStatusOf[error.code])
           .type('application/json; charset=utf-8')
-          .send({ errors: [{ message: error.message, extensions: { code: graphqlCodeOf[error.code] } }] });
+          .send({ errors: [appErrorAsGraphql(error)] });
       }
+    },
+    // Body errors (not JSON, malformed, over 1 MiB) happen before graphql-http runs: answer them as GraphQL errors
+    // too, since GraphQL clients read `errors`, not the REST problem body.
+    errorHandler: (error, request, reply) => {
+      const appError = toAppError(error);
+      if (appError.code === 'INTERNAL') request.log.error({ err: error }, 'GraphQL request failed');
+      return sendGraphqlProblem(reply, appError);
     },
     handler: async (request, reply) => {
       const accept = request.headers.accept ?? '';
@@ -90,6 +109,37 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
       await webSockets.close();
     },
   };
+}
+
+/** An AppError raised outside GraphQL execution, as a GraphQL response with the error's HTTP status. */
+function sendGraphqlProblem(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
+  return reply
+    .code(httpStatusOf[error.code])
+    .type('application/json; charset=utf-8')
+    .send({ errors: [appErrorAsGraphql(error)] });
+}
+
+function isMutation(document: DocumentNode, operationName: string | null | undefined): boolean {
+  return getOperationAST(document, operationName ?? undefined)?.operation === 'mutation';
+}
+
+/**
+ * graphql-http's own parameter reading, except that a body it cannot read (a charset other than UTF-8) gets a
+ * coded GraphQL error with its 415 instead of an empty body.
+ */
+async function readRequestParams(request: GraphqlHttpRequest<unknown, unknown>) {
+  const params = await parseRequestParams(request);
+  if (!Array.isArray(params) || params[0] !== null) return params;
+  const [, init] = params;
+  const body = { errors: [{ message: 'The request body must be JSON in UTF-8 (Content-Type: application/json).', extensions: { code: 'BAD_USER_INPUT' } }] };
+  return [JSON.stringify(body), { ...init, headers: { ...init.headers, 'content-type': 'application/json; charset=utf-8' } }];
+}
+
+/** GraphQL over HTTP: 405 with `Allow: POST` for a mutation sent with GET, as a coded GraphQL error. */
+function mutationOverGet() {
+  const body = { errors: [{ message: 'Mutations must be sent with POST.', extensions: { code: 'BAD_USER_INPUT' } }] };
+  return [JSON.stringify(body), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': 'application/json; charset=utf-8' } }];
 }
 
 /** Rate limits, then the caller from `Authorization: Bearer`; a bad token leaves the caller anonymous. */

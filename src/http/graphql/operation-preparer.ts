@@ -47,7 +47,9 @@ export class OperationPreparer {
       try {
         document = parse(query, { maxTokens: 10_000 });
       } catch (error) {
-        document = error instanceof GraphQLError ? error : new GraphQLError(String(error));
+        // Anything but a syntax error is the parser giving up (a stack overflow on deep nesting): say so, without
+        // the engine's own message.
+        document = error instanceof GraphQLError ? error : codedError('The operation could not be parsed: it is nested too deeply.', 'BAD_USER_INPUT');
       }
       remember(this.documents, query, document);
     }

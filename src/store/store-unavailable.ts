@@ -1,0 +1,36 @@
+/**
+ * Whether an error thrown by a store call means the store cannot be reached right now (PostgreSQL stopped,
+ * restarting, the network gone, the pool unable to connect in time) rather than a bug or a bad request. Such a
+ * failure is temporary: the transports answer it with SERVICE_UNAVAILABLE (503), and the pool reconnects by itself
+ * when the server is back. The one place that knows what the drivers throw for it.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (isConnectionFailure(current)) return true;
+    // Node's happy-eyeballs connect fails with an AggregateError of the attempts, and drivers wrap with `cause`.
+    if (current instanceof AggregateError && current.errors.some((inner) => inner instanceof Error && isConnectionFailure(inner))) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+// Socket errors of a connection that could not be made or was lost.
+const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+// PostgreSQL SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down),
+// too_many_connections. Class 08 (connection exception) is matched as a whole.
+const serverCodes = new Set(['57P01', '57P02', '57P03', '53300']);
+
+// node-postgres reports a lost or timed-out connection by message only.
+const driverMessages = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/,
+  /Client has encountered a connection error and is not queryable/,
+  /^Query read timeout$/,
+];
+
+function isConnectionFailure(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (socketCodes.has(code) || serverCodes.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  return driverMessages.some((pattern) => pattern.test(error.message));
+}
