@@ -1,0 +1,157 @@
+/**
+ * `npm run bench:soak`: ten minutes (SOAK_DURATION_S) of a simulated fleet publishing at a steady rate, plus REST
+ * and GraphQL readers, against the platform in its own process on SQLite. Every SOAK_SAMPLE_S it prints
+ * throughput, error counts and the platform's RSS; at the end it fits a line through the RSS samples of the
+ * second half and reports the slope: a leak shows as steady growth after the warm-up, not as the first minutes'
+ * rise while caches fill.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFleet } from '../../src/simulator/index.js';
+import { benchBootstrap, benchOrganizationId, spawnPlatform } from '../ingest/spawn-platform.js';
+import { preparePlatformEntry, repoRoot } from '../lib/node-entry.js';
+import { killAll, killChildrenOnSignal, sleep } from '../lib/processes.js';
+import { readMemoryMiB } from '../lib/proc-stats.js';
+import { delta, scrapeMetrics } from '../lib/prometheus.js';
+import { startReader } from './readers.js';
+
+const durationS = Number(process.env.SOAK_DURATION_S ?? 600);
+const sampleS = Number(process.env.SOAK_SAMPLE_S ?? 30);
+const rate = Number(process.env.SOAK_RATE ?? 2000);
+// RSS may grow this much per hour over the second half before the run counts as leaking.
+const leakMiBPerHour = Number(process.env.SOAK_LEAK_MIB_PER_HOUR ?? 20);
+
+interface Sample {
+  atS: number;
+  rssMiB: number;
+  storedPerS: number;
+  restOkPerS: number;
+  graphqlOkPerS: number;
+  restErrors: number;
+  graphqlErrors: number;
+  fleetErrors: number;
+}
+
+async function main(): Promise<void> {
+  killChildrenOnSignal(async () => undefined);
+  const entry = await preparePlatformEntry();
+  const platform = await spawnPlatform(entry, { LOG_LEVEL: 'warn', RATE_LIMIT_PER_TOKEN: '100000000', RATE_LIMIT_PER_ADDRESS: '100000000' });
+  const base = `http://127.0.0.1:${platform.httpPort}`;
+  console.log(`soak: ${durationS} s, fleet ${rate} msg/s (100 gateways, 2000 devices), 4 REST + 4 GraphQL readers; samples every ${sampleS} s`);
+  try {
+    const fleet = await startFleet({
+      url: `mqtt://127.0.0.1:${platform.mqttPort}`,
+      username: benchBootstrap.BOOTSTRAP_MQTT_USERNAME,
+      password: benchBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+      organizationId: benchOrganizationId,
+      gateways: 100,
+      devices: 2000,
+      rate,
+      batchSize: 10,
+      tuidPrefix: 'SOAK',
+      protocolVersion: 4,
+    });
+    await sleep(3000);
+    // Tokens live 15 minutes; renew them every 10 so longer soaks do not turn into a stream of 401s.
+    let restToken = await clientToken(base);
+    let graphqlToken = await accessToken(base);
+    const renew = setInterval(() => {
+      void clientToken(base).then((token) => (restToken = token));
+      void accessToken(base).then((token) => (graphqlToken = token));
+    }, 600_000);
+    const tuids = fleet.deviceTuids;
+    const pick = () => tuids[Math.floor(Math.random() * tuids.length)]!;
+    const rest = startReader(4, () =>
+      fetch(`${base}/api/v1/things/${pick()}${Math.random() < 0.5 ? '' : '/messages?limit=100'}`, { headers: { authorization: `Bearer ${restToken}` } }),
+    );
+    const graphql = startReader(4, () =>
+      fetch(`${base}/v1/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${graphqlToken}` },
+        body: JSON.stringify({ query: 'query($t: ID!) { thing(tuid: $t) { tuid batteryLevel timestamp version } messages(tuid: $t, limit: 20) }', variables: { t: pick() } }),
+      }),
+    );
+
+    const samples: Sample[] = [];
+    const startedAt = Date.now();
+    let previous = { scrape: await scrapeMetrics(platform.metricsUrl), rest: 0, graphql: 0, at: Date.now() };
+    console.log('   time   RSS MiB   stored/s   REST ok/s   GraphQL ok/s   REST err   GraphQL err   fleet err');
+    while (Date.now() - startedAt < durationS * 1000) {
+      await sleep(Math.min(sampleS * 1000, durationS * 1000 - (Date.now() - startedAt)));
+      const scrape = await scrapeMetrics(platform.metricsUrl);
+      const now = Date.now();
+      const seconds = (now - previous.at) / 1000;
+      const sample: Sample = {
+        atS: Math.round((now - startedAt) / 1000),
+        rssMiB: readMemoryMiB(platform.process.pid)?.rss ?? Number.NaN,
+        storedPerS: delta(previous.scrape, scrape, 'thingdesk_ingest_stored_total') / seconds,
+        restOkPerS: (rest.counts.ok - previous.rest) / seconds,
+        graphqlOkPerS: (graphql.counts.ok - previous.graphql) / seconds,
+        restErrors: rest.counts.errors,
+        graphqlErrors: graphql.counts.errors,
+        fleetErrors: fleet.progress().errors,
+      };
+      samples.push(sample);
+      previous = { scrape, rest: rest.counts.ok, graphql: graphql.counts.ok, at: now };
+      console.log(
+        `${String(sample.atS).padStart(6)} s ${sample.rssMiB.toFixed(1).padStart(8)} ${sample.storedPerS.toFixed(0).padStart(10)} ${sample.restOkPerS.toFixed(0).padStart(11)} ${sample.graphqlOkPerS.toFixed(0).padStart(14)} ${String(sample.restErrors).padStart(10)} ${String(sample.graphqlErrors).padStart(13)} ${String(sample.fleetErrors).padStart(11)}`,
+      );
+    }
+    clearInterval(renew);
+    await rest.stop();
+    await graphql.stop();
+    const report = await fleet.stop();
+
+    const secondHalf = samples.filter((s) => s.atS >= durationS / 2);
+    const slopeMiBPerHour = slope(secondHalf.map((s) => [s.atS, s.rssMiB])) * 3600;
+    const flat = Number.isFinite(slopeMiBPerHour) && slopeMiBPerHour <= leakMiBPerHour;
+    const errors = { rest: [...rest.counts.failures], graphql: [...graphql.counts.failures], fleet: report.errors };
+    console.log('');
+    console.log(`fleet: ${report.messagesAcked} messages acknowledged, ${report.errors} errors; REST ${rest.counts.ok} ok / ${rest.counts.errors} errors; GraphQL ${graphql.counts.ok} ok / ${graphql.counts.errors} errors`);
+    if (rest.counts.errors || graphql.counts.errors) console.log(`errors by kind: ${JSON.stringify(errors)}`);
+    console.log(`RSS: first ${samples[0]?.rssMiB.toFixed(1)} MiB, last ${samples.at(-1)?.rssMiB.toFixed(1)} MiB, max ${Math.max(...samples.map((s) => s.rssMiB)).toFixed(1)} MiB`);
+    console.log(`RSS slope over the second half: ${slopeMiBPerHour.toFixed(1)} MiB/hour (limit ${leakMiBPerHour}): ${flat ? 'flat, no leak seen' : 'GROWING: investigate'}`);
+    console.log('Figures vary about 20 % from run to run on this machine; the slope is what matters.');
+    const resultsDir = join(repoRoot, 'bench/results');
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(join(resultsDir, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ durationS, rate, samples, slopeMiBPerHour, flat, errors, report }, null, 2));
+    if (!flat || rest.counts.errors + graphql.counts.errors > 0) process.exitCode = 1;
+  } finally {
+    await platform.stop();
+    await killAll();
+  }
+}
+
+/** Least-squares slope of y over x. */
+function slope(points: [number, number][]): number {
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const mx = points.reduce((sum, [x]) => sum + x, 0) / n;
+  const my = points.reduce((sum, [, y]) => sum + y, 0) / n;
+  const numerator = points.reduce((sum, [x, y]) => sum + (x - mx) * (y - my), 0);
+  const denominator = points.reduce((sum, [x]) => sum + (x - mx) ** 2, 0);
+  return denominator === 0 ? Number.NaN : numerator / denominator;
+}
+
+async function clientToken(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/v1/auth/client-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: benchBootstrap.BOOTSTRAP_CLIENT_ID, client_secret: benchBootstrap.BOOTSTRAP_CLIENT_SECRET }),
+  });
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+async function accessToken(base: string): Promise<string> {
+  const response = await fetch(`${base}/v1/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: 'mutation($i: LoginInput!) { login(loginInput: $i) { accessToken } }',
+      variables: { i: { email: benchBootstrap.BOOTSTRAP_EMAIL, password: benchBootstrap.BOOTSTRAP_PASSWORD, organizationName: benchBootstrap.BOOTSTRAP_ORG } },
+    }),
+  });
+  return ((await response.json()) as { data: { login: { accessToken: string } } }).data.login.accessToken;
+}
+
+await main();
