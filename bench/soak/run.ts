@@ -35,7 +35,9 @@ interface Sample {
 async function main(): Promise<void> {
   killChildrenOnSignal(async () => undefined);
   const entry = await preparePlatformEntry();
-  const platform = await spawnPlatform(entry, { LOG_LEVEL: 'warn', RATE_LIMIT_PER_TOKEN: '100000000', RATE_LIMIT_PER_ADDRESS: '100000000' });
+  // Rate limits at the configuration's maximum: the readers must not be throttled. The default log level is kept:
+  // spawnPlatform waits for the "listening" line, logged at info.
+  const platform = await spawnPlatform(entry, { RATE_LIMIT_PER_TOKEN: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000' });
   const base = `http://127.0.0.1:${platform.httpPort}`;
   console.log(`soak: ${durationS} s, fleet ${rate} msg/s (100 gateways, 2000 devices), 4 REST + 4 GraphQL readers; samples every ${sampleS} s`);
   try {
