@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { connectAsync } from 'mqtt';
 import pg from 'pg';
+import { withClient } from '../lib/postgres-client.js';
 
 export interface ExternalTarget {
   databaseUrl: string;
@@ -78,14 +79,4 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
       await endSessions();
     },
   };
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }

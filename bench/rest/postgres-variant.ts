@@ -4,9 +4,9 @@
  * and the schema is dropped at the end, whatever happened. The server is shared, so nothing else is touched.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openDatabase } from '../../src/store/database.js';
 import { seedDatabase, type SeedShape, type SeedStats } from '../lib/seed-store.js';
+import { withClient } from '../lib/postgres-client.js';
 
 /** Why the variant cannot run, or undefined when it can. */
 export function postgresSkipReason(): string | undefined {
@@ -51,15 +51,5 @@ export async function preparePostgresSeed(shape: SeedShape, log: (text: string) 
   } catch (error) {
     await cleanup();
     throw error;
-  }
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
   }
 }
