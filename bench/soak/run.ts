@@ -53,7 +53,8 @@ async function main(): Promise<void> {
       tuidPrefix: 'SOAK',
       protocolVersion: 4,
     });
-    await sleep(3000);
+    // Readers pick random devices: wait until every device has reported once, so none of their reads is a 404.
+    await waitForThings(`http://127.0.0.1:${platform.httpPort}`, fleet.deviceTuids.length);
     // Tokens live 15 minutes; renew them every 10 so longer soaks do not turn into a stream of 401s.
     let restToken = await clientToken(base);
     let graphqlToken = await accessToken(base);
@@ -105,14 +106,14 @@ async function main(): Promise<void> {
     const report = await fleet.stop();
 
     const secondHalf = samples.filter((s) => s.atS >= durationS / 2);
-    const slopeMiBPerHour = slope(secondHalf.map((s) => [s.atS, s.rssMiB])) * 3600;
+    const slopeMiBPerHour = robustSlope(secondHalf.map((s) => [s.atS, s.rssMiB])) * 3600;
     const flat = Number.isFinite(slopeMiBPerHour) && slopeMiBPerHour <= leakMiBPerHour;
     const errors = { rest: [...rest.counts.failures], graphql: [...graphql.counts.failures], fleet: report.errors };
     console.log('');
     console.log(`fleet: ${report.messagesAcked} messages acknowledged, ${report.errors} errors; REST ${rest.counts.ok} ok / ${rest.counts.errors} errors; GraphQL ${graphql.counts.ok} ok / ${graphql.counts.errors} errors`);
     if (rest.counts.errors || graphql.counts.errors) console.log(`errors by kind: ${JSON.stringify(errors)}`);
     console.log(`RSS: first ${samples[0]?.rssMiB.toFixed(1)} MiB, last ${samples.at(-1)?.rssMiB.toFixed(1)} MiB, max ${Math.max(...samples.map((s) => s.rssMiB)).toFixed(1)} MiB`);
-    console.log(`RSS slope over the second half: ${slopeMiBPerHour.toFixed(1)} MiB/hour (limit ${leakMiBPerHour}): ${flat ? 'flat, no leak seen' : 'GROWING: investigate'}`);
+    console.log(`RSS slope over the second half (Theil–Sen): ${slopeMiBPerHour.toFixed(1)} MiB/hour (limit ${leakMiBPerHour}): ${flat ? 'flat, no leak seen' : 'GROWING: investigate'}`);
     console.log('Figures vary about 20 % from run to run on this machine; the slope is what matters.');
     const resultsDir = join(repoRoot, 'bench/results');
     mkdirSync(resultsDir, { recursive: true });
@@ -124,15 +125,43 @@ async function main(): Promise<void> {
   }
 }
 
-/** Least-squares slope of y over x. */
-function slope(points: [number, number][]): number {
-  const n = points.length;
-  if (n < 2) return Number.NaN;
-  const mx = points.reduce((sum, [x]) => sum + x, 0) / n;
-  const my = points.reduce((sum, [, y]) => sum + y, 0) / n;
-  const numerator = points.reduce((sum, [x, y]) => sum + (x - mx) * (y - my), 0);
-  const denominator = points.reduce((sum, [x]) => sum + (x - mx) ** 2, 0);
-  return denominator === 0 ? Number.NaN : numerator / denominator;
+/**
+ * Theil–Sen slope of y over x: the median of the slopes between every pair of samples. RSS jumps for a sample
+ * or two whenever the garbage collector runs late; a least-squares line lets one such spike at the end read as a
+ * leak, the median of pairwise slopes does not, while steady growth still shows in full.
+ */
+function robustSlope(points: [number, number][]): number {
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const [xi, yi] = points[i]!;
+      const [xj, yj] = points[j]!;
+      if (xj !== xi) slopes.push((yj - yi) / (xj - xi));
+    }
+  }
+  if (slopes.length === 0) return Number.NaN;
+  slopes.sort((a, b) => a - b);
+  const middle = Math.floor(slopes.length / 2);
+  return slopes.length % 2 ? slopes[middle]! : (slopes[middle - 1]! + slopes[middle]!) / 2;
+}
+
+/** Waits until the platform lists every simulated device as a thing (each has sent its first report). */
+async function waitForThings(base: string, devices: number): Promise<void> {
+  const token = await clientToken(base);
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    let seen = 0;
+    let cursor: string | null = null;
+    do {
+      const page: Response = await fetch(`${base}/api/v1/things?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+      const data = ((await page.json()) as { data: { things: { tuid: string }[]; next_cursor: string | null } }).data;
+      seen += data.things.filter((thing) => !thing.tuid.includes('-GW-')).length;
+      cursor = data.next_cursor;
+    } while (cursor);
+    if (seen >= devices) return;
+    await sleep(1000);
+  }
+  throw new Error(`not every simulated device was seen within 120 s`);
 }
 
 async function clientToken(base: string): Promise<string> {
