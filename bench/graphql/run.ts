@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { errorCount, measureLoad, pick, postJson, type LoadResult, type LoadTarget } from '../lib/http-load.js';
-import { busyLoad, describeErrors, endMachineInfo, fixed, int, machineInfo, noiseNotes, percent, saveJsonReport, table, verdictWord, type MachineInfo, type Verdict } from '../lib/http-report.js';
+import { describeErrors, endMachineInfo, fixed, int, noiseNotes, percent, saveJsonReport, table, verdictWord, type MachineInfo, type Verdict } from '../lib/http-report.js';
 import { repoRoot, type PlatformEntry } from '../lib/node-entry.js';
 import { killAll, killChildrenOnSignal } from '../lib/processes.js';
 import { graphqlPath, loadTiming, log, platformEnvOverrides, prepareReadRun, removeRunFiles, selected, startPlatform } from '../lib/read-bench.js';
@@ -128,10 +128,9 @@ async function main(): Promise<void> {
   let seed: SeededSqlite | undefined;
   killChildrenOnSignal(async () => removeRunFiles(entry, seed));
   try {
-    const machineAtStart = machineInfo('');
-    if (machineAtStart.loadAverage.start > busyLoad) log(`WARNING: 1-minute load is ${machineAtStart.loadAverage.start.toFixed(2)}: something else is running; figures will be distorted`);
-    ({ entry, seed } = await prepareReadRun());
-    const machine: MachineInfo = { ...machineAtStart, platformEntry: entry.note };
+    const prepared = await prepareReadRun();
+    ({ entry, seed } = prepared);
+    const { machine } = prepared;
     const tuids = seededTuids();
     const platform = await startPlatform(entry, `file:${seed.path}`, seed.workDir);
     const pairs: Pair[] = [];

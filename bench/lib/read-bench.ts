@@ -12,6 +12,7 @@ import { preparePlatformEntry, type PlatformEntry } from './node-entry.js';
 import { spawnReadPlatform, type ReadPlatform } from './http-platform.js';
 import type { LoadTarget, LoadTiming } from './http-load.js';
 import { defaultSeedShape, prepareSeededSqlite, type SeededSqlite } from './seed-store.js';
+import { busyLoad, machineInfo, type MachineInfo } from './http-report.js';
 
 /** The platform's default paths, passed to it explicitly so a changed default cannot point the bench elsewhere. */
 export const restBasePath = '/api/v1';
@@ -47,12 +48,15 @@ export function selected(target: LoadTarget | string): boolean {
 export const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
 /** Compiles the platform and prepares the seeded SQLite copy at the same time (tsc runs in its own process). */
-export async function prepareReadRun(): Promise<{ entry: PlatformEntry; seed: SeededSqlite }> {
+export async function prepareReadRun(): Promise<{ entry: PlatformEntry; seed: SeededSqlite; machine: MachineInfo }> {
+  // Measured before compiling and seeding add their own load.
+  const machineAtStart = machineInfo('');
+  if (machineAtStart.loadAverage.start > busyLoad) log(`WARNING: 1-minute load is ${machineAtStart.loadAverage.start.toFixed(2)}: something else is running; figures will be distorted`);
   log('compiling the platform into a temporary directory; preparing the seeded SQLite store');
   const [entry, seed] = await Promise.all([preparePlatformEntry(), prepareSeededSqlite(defaultSeedShape, log)]);
   log(`platform: ${entry.note}`);
   log(`store: ${seed.note}`);
-  return { entry, seed };
+  return { entry, seed, machine: { ...machineAtStart, platformEntry: entry.note } };
 }
 
 /** The platform with the bench settings, the overrides of BENCH_PLATFORM_ENV and BENCH_PLATFORM_NODE_ARGS. */

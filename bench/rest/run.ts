@@ -13,7 +13,7 @@
  */
 import { join } from 'node:path';
 import { errorCount, measureLoad, type LoadResult, type LoadTarget } from '../lib/http-load.js';
-import { endMachineInfo, fixed, int, machineInfo, noiseNotes, percent, saveJsonReport, table, verdictWord, describeErrors, busyLoad, type MachineInfo, type Verdict } from '../lib/http-report.js';
+import { endMachineInfo, fixed, int, noiseNotes, percent, saveJsonReport, table, verdictWord, describeErrors, type MachineInfo, type Verdict } from '../lib/http-report.js';
 import { repoRoot, tsxImportArgs, type PlatformEntry } from '../lib/node-entry.js';
 import { killAll, killChildrenOnSignal, spawnChild, waitForOutput } from '../lib/processes.js';
 import { loadTiming, log, prepareReadRun, removeRunFiles, selected, startPlatform, platformEnvOverrides } from '../lib/read-bench.js';
@@ -142,10 +142,9 @@ async function main(): Promise<void> {
   };
   killChildrenOnSignal(cleanup);
   try {
-    const machineAtStart = machineInfo('');
-    if (machineAtStart.loadAverage.start > busyLoad) log(`WARNING: 1-minute load is ${machineAtStart.loadAverage.start.toFixed(2)}: something else is running; figures will be distorted`);
-    ({ entry, seed } = await prepareReadRun());
-    const machine: MachineInfo = { ...machineAtStart, platformEntry: entry.note };
+    const prepared = await prepareReadRun();
+    ({ entry, seed } = prepared);
+    const { machine } = prepared;
     const tuids = seededTuids();
     const stores: StoreRun[] = [];
     const skipped: string[] = [];
