@@ -1,5 +1,6 @@
+import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { messageJsonWithGroup } from '../domain/messages/message-json.js';
+import type { Database } from './database.js';
 import type { Schema } from './schema.js';
 
 export type MessagesStore = ReturnType<typeof messagesStore>;
@@ -14,24 +15,72 @@ export interface MessageQuery {
   limit: number;
 }
 
-export function messagesStore(db: Kysely<Schema>) {
+export function messagesStore(database: Pick<Database, 'db' | 'driver'>) {
+  const { db, driver } = database;
+  const listSqlite = driver.dialect === 'sqlite' ? sqliteMessageList(driver.connection) : undefined;
   return {
     /**
-     * Newest first, as JSON texts ready to send (each with `deploymentGroupId`). Reads the primary key range of
-     * one TUID backwards; the id and event filters are applied to the rows of that range.
+     * Newest first, each as the JSON text served to clients (the body is stored with `deploymentGroupId`, see
+     * migration 0008). Reads the primary key range of one TUID backwards; the id and event filters are applied to
+     * the rows of that range.
      */
     async listJson(query: MessageQuery): Promise<string[]> {
-      let select = db.selectFrom('messages').select(['body', 'group_id']).where('tuid', '=', query.tuid);
-      if (query.from !== undefined) select = select.where('tsm_ts', '>=', query.from);
-      if (query.to !== undefined) select = select.where('tsm_ts', '<=', query.to);
-      if (query.messageIds?.length) select = select.where('tsm_id', 'in', [...query.messageIds]);
-      if (query.eventIds?.length) select = select.where('tsm_ev', 'in', [...query.eventIds]);
-      const rows = await select.orderBy('tsm_ts', 'desc').orderBy('tsm_id', 'desc').orderBy('fingerprint', 'desc').limit(query.limit).execute();
-      return rows.map((row) => messageJsonWithGroup(row.body, row.group_id));
+      return listSqlite ? listSqlite(query) : listWithQueryBuilder(db, query);
     },
     async count(tuid: string): Promise<number> {
       const row = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('tuid', '=', tuid).executeTakeFirstOrThrow();
       return Number(row.n);
     },
+  };
+}
+
+async function listWithQueryBuilder(db: Kysely<Schema>, query: MessageQuery): Promise<string[]> {
+  let select = db.selectFrom('messages').select('body').where('tuid', '=', query.tuid);
+  if (query.from !== undefined) select = select.where('tsm_ts', '>=', query.from);
+  if (query.to !== undefined) select = select.where('tsm_ts', '<=', query.to);
+  if (query.messageIds?.length) select = select.where('tsm_id', 'in', [...query.messageIds]);
+  if (query.eventIds?.length) select = select.where('tsm_ev', 'in', [...query.eventIds]);
+  const rows = await select.orderBy('tsm_ts', 'desc').orderBy('tsm_id', 'desc').orderBy('fingerprint', 'desc').limit(query.limit).execute();
+  return rows.map((row) => row.body);
+}
+
+/**
+ * The SQLite message list as prepared statements returning the body column alone (`pluck`): one statement per
+ * combination of filters (sixteen at most; id lists travel as one JSON array parameter, so their length does not
+ * make new statements). Row objects from the query builder cost twice the read itself on a 100-message page.
+ *
+ * It runs on the main connection outside Kysely's connection mutex. better-sqlite3 is synchronous, so the
+ * statement runs whole; and no transaction on this connection writes messages across an await (the uplink writer
+ * has its own connection, or, in memory, writes inside one synchronous transaction), so it never reads a
+ * half-done write.
+ */
+function sqliteMessageList(connection: SqliteDatabase.Database): (query: MessageQuery) => string[] {
+  const statements = new Map<string, SqliteDatabase.Statement<unknown[], string>>();
+  return (query) => {
+    const conditions = ['tuid = ?'];
+    const parameters: unknown[] = [query.tuid];
+    if (query.from !== undefined) {
+      conditions.push('tsm_ts >= ?');
+      parameters.push(query.from);
+    }
+    if (query.to !== undefined) {
+      conditions.push('tsm_ts <= ?');
+      parameters.push(query.to);
+    }
+    if (query.messageIds?.length) {
+      conditions.push('tsm_id in (select value from json_each(?))');
+      parameters.push(JSON.stringify(query.messageIds));
+    }
+    if (query.eventIds?.length) {
+      conditions.push('tsm_ev in (select value from json_each(?))');
+      parameters.push(JSON.stringify(query.eventIds));
+    }
+    const text = `select body from messages where ${conditions.join(' and ')} order by tsm_ts desc, tsm_id desc, fingerprint desc limit ?`;
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = connection.prepare<unknown[], string>(text).pluck();
+      statements.set(text, statement);
+    }
+    return statement.all(...parameters, query.limit);
   };
 }

@@ -102,7 +102,10 @@ export interface MessagesTable {
   /** The thing's group when the message arrived; null for none. */
   group_id: string | null;
   received_at: number;
-  /** The message as received (JSON text). */
+  /**
+   * The message as served (JSON text): as received, with `deploymentGroupId` appended at ingest (migration 0008),
+   * so a message list reads this column alone.
+   */
   body: string;
   /** JSON array of catalog warnings when the message broke a known id's rules; null when clean. */
   problems: string | null;

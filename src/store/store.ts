@@ -30,7 +30,7 @@ export function createStore(database: Database) {
     mqttCredentials: mqttCredentialsStore(db),
     signingKeys: signingKeysStore(db),
     things: thingsStore(db),
-    messages: messagesStore(db),
+    messages: messagesStore(database),
     deadLetters: deadLettersStore(db),
     groups: groupsStore(db, database.dialect),
     installations: installationsStore(db),

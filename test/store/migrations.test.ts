@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { Migrator, sql } from 'kysely';
 import { openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations/index.js';
@@ -35,5 +36,48 @@ for (const target of storeTargets) {
         await Promise.all([a.close(), b.close()]);
       }
     });
+
+    test('0008 rewrites stored messages as served: deploymentGroupId appended once, the group or unassigned', async () => {
+      const database = await openDatabase(await target.createUrl());
+      try {
+        const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0008'));
+        const migrator = new Migrator({
+          db: database.db,
+          provider: { getMigrations: async () => before },
+          migrationTableName: 'schema_migrations',
+          migrationLockTableName: 'schema_migrations_lock',
+          ...(database.dialect === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
+        });
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await sql`insert into organizations (id, name, name_key, created_at) values ('org', 'Org', 'org', 1)`.execute(database.db);
+        const row = (tuid: string, ts: number, group: string | null, body: string) =>
+          sql`insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
+              values (${tuid}, ${ts}, 1, ${`f${ts}`}, 'org', null, null, ${group}, 1, ${body}, null)`.execute(database.db);
+        await row('M-1', 1, null, '{"tsmId":1,"tsmTs":1,"tsmTuid":"M-1"}');
+        await row('M-1', 2, 'north', '{"tsmId":1,"tsmTs":2,"tsmTuid":"M-1","nested":{"a":[1,{}]}}');
+        await row('M-1', 3, 'ÄÖ-"q"', '{"tsmId":1,"tsmTs":3,"tsmTuid":"M-1","text":"å"}');
+        await row('M-1', 4, null, '{}');
+
+        assert.deepEqual((await migrateToLatest(database)).applied, ['0008-messages-as-served']);
+        const bodies = await sql<{ tsm_ts: number; body: string }>`select tsm_ts, body from messages order by tsm_ts`.execute(database.db);
+        assert.deepEqual(
+          bodies.rows.map((r) => JSON.parse(r.body) as unknown),
+          [
+            { tsmId: 1, tsmTs: 1, tsmTuid: 'M-1', deploymentGroupId: 'unassigned' },
+            { tsmId: 1, tsmTs: 2, tsmTuid: 'M-1', nested: { a: [1, {}] }, deploymentGroupId: 'north' },
+            { tsmId: 1, tsmTs: 3, tsmTuid: 'M-1', text: 'å', deploymentGroupId: 'ÄÖ-"q"' },
+            { deploymentGroupId: 'unassigned' },
+          ],
+        );
+        assert.equal(bodies.rows[1]!.body, '{"tsmId":1,"tsmTs":2,"tsmTuid":"M-1","nested":{"a":[1,{}]},"deploymentGroupId":"north"}', 'spliced, not re-serialized');
+      } finally {
+        await database.close();
+      }
+    });
   });
+}
+
+async function currentSchema(database: Awaited<ReturnType<typeof openDatabase>>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  return rows[0]!.schema;
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
 import type { CommitIngestBatch } from './ingest-batch.js';
@@ -66,12 +67,11 @@ async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[
     else diverted.push(foreignThingDeadLetter(record));
   }
 
+  // Each message is stored as served: with the group its thing is in now, as read above (migration 0008).
+  const groupOf = (record: UplinkRecord) => ownerOf.get(record.tuid)?.group_id ?? null;
   const inserted = await client.query<{ tuid: string; tsm_ts: number; tsm_id: number; fingerprint: string }>(
     `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
-     select u.tuid, u.tsm_ts, u.tsm_id, u.fingerprint, u.organization_id, u.tsm_ev, u.gateway_tuid, t.group_id, u.received_at, u.body, u.problems
-     from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::bigint[], $9::text[], $10::text[])
-       as u(tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, received_at, body, problems)
-     join things t on t.tuid = u.tuid
+     select * from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
      on conflict do nothing
      returning tuid, tsm_ts, tsm_id, fingerprint`,
     [
@@ -82,8 +82,9 @@ async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[
       accepted.map((r) => r.organizationId),
       accepted.map((r) => r.tsmEv),
       accepted.map((r) => r.gatewayTuid),
+      accepted.map(groupOf),
       accepted.map((r) => r.receivedAt),
-      accepted.map((r) => r.body),
+      accepted.map((r) => messageJsonWithGroup(r.body, groupOf(r))),
       accepted.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
     ],
   );
@@ -96,7 +97,7 @@ async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[
     // A key inserted by this statement counts once; a repeat inside the same batch is a duplicate too.
     if (insertedKeys.has(key) && !seen.has(key)) {
       seen.add(key);
-      stored.push({ ...record, groupId: ownerOf.get(record.tuid)?.group_id ?? null });
+      stored.push({ ...record, groupId: groupOf(record) });
     } else duplicates += 1;
   }
 

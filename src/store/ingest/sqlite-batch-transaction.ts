@@ -1,4 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
+import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages, type SummarySource } from '../../domain/things/summary-rules.js';
 import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';
@@ -47,8 +48,8 @@ export type SqliteBatchTransaction = (batch: WireBatch, deadLetters: readonly De
 
 /**
  * The SQLite batch: prepared statements in one `begin immediate` transaction (claim unknown things with their
- * first history entry, divert other organizations' things to dead letters, insert messages with ON CONFLICT DO
- * NOTHING, apply the guarded summary updates of the stored ones, store dead letters). better-sqlite3 runs a
+ * first history entry, divert other organizations' things to dead letters, insert messages as served (with
+ * `deploymentGroupId`) with ON CONFLICT DO NOTHING, apply the guarded summary updates of the stored ones, store dead letters). better-sqlite3 runs a
  * prepared insert in about a microsecond, so the query builder would cost more than the work. Runs in the writer
  * thread (or in the main thread for an in-memory store); returns only after COMMIT.
  */
@@ -112,7 +113,7 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
         gatewayTuid,
         owner.groupId,
         receivedAt,
-        batch.body[index]!,
+        messageJsonWithGroup(batch.body[index]!, owner.groupId),
         batch.problems[index]!,
       );
       if (result.changes === 0) outcomes[index] = outcome.duplicate;
