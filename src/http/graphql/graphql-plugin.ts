@@ -9,7 +9,9 @@ import { bearerToken } from '../rest/authenticate.js';
 import { httpStatusOf, toAppError } from '../problem.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
 import { appErrorAsGraphql, formatGraphqlError } from './graphql-errors.js';
+import { CompiledExecution } from './compiled-execution.js';
 import { OperationPreparer } from './operation-preparer.js';
+import { RawJsonSplicer } from './raw-json.js';
 import { allResolvers } from './resolvers/all-resolvers.js';
 import { buildRoleSchemas } from './role-schemas.js';
 import { attachWebSocketServer } from './websocket-server.js';
@@ -20,6 +22,8 @@ declare module 'fastify' {
     graphqlUser: UserPrincipal | undefined;
     /** Why a sent access token was refused, for the anonymous caller's error messages. */
     graphqlTokenProblem: string | undefined;
+    /** Stored JSON texts the HTTP response carries unparsed (raw-json.ts); spliced in by the onSend hook. */
+    graphqlRawJson: RawJsonSplicer | undefined;
   }
 }
 
@@ -31,21 +35,28 @@ declare module 'fastify' {
 export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { close(): Promise<void> } {
   const schemas = buildRoleSchemas(allResolvers());
   const preparer = new OperationPreparer(schemas);
+  const compiled = new CompiledExecution();
   const logError = (error: unknown) => app.log.error({ err: error }, 'GraphQL resolver failed');
   const formatError = (error: unknown) => formatGraphqlError(error as never, logError) as never;
 
-  const onSubscribe = (request: FastifyRequest, params: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) => {
+  const onSubscribe = (
+    request: FastifyRequest,
+    params: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null },
+    rawJson?: RawJsonSplicer,
+  ) => {
     const principal = request.graphqlUser;
     const prepared = preparer.prepare(params.query, principal?.role ?? 'anonymous', request.graphqlTokenProblem);
     if (Array.isArray(prepared)) return prepared;
     const { schema, document } = prepared as Exclude<typeof prepared, readonly unknown[]>;
-    const contextValue: GraphqlContext = { principal, deps };
+    const contextValue: GraphqlContext = { principal, deps, rawJson };
     return { schema, document, variableValues: params.variables ?? undefined, operationName: params.operationName ?? undefined, contextValue };
   };
 
   const httpHandler = createHttpHandler({
     onSubscribe: (request, params) => {
-      const prepared = onSubscribe(request.raw, params);
+      // The whole response is serialized at once and passes the route's onSend hook, which splices raw JSON in.
+      const rawJson = (request.raw.graphqlRawJson = new RawJsonSplicer());
+      const prepared = onSubscribe(request.raw, params, rawJson);
       // graphql-http refuses a mutation over GET itself, but with an error that has no code and a text/plain type.
       if (request.method === 'GET' && !Array.isArray(prepared) && isMutation((prepared as { document: DocumentNode }).document, params.operationName)) {
         return mutationOverGet() as never;
@@ -53,6 +64,7 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
       return prepared as never;
     },
     parseRequestParams: readRequestParams as never,
+    execute: (args) => compiled.execute(args),
     formatError,
   });
   const sseHandler = createSseHandler({
@@ -65,6 +77,7 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
 
   app.decorateRequest('graphqlUser', undefined);
   app.decorateRequest('graphqlTokenProblem', undefined);
+  app.decorateRequest('graphqlRawJson', undefined);
   app.route({
     method: ['GET', 'POST'],
     url: deps.config.graphqlPath,
@@ -90,6 +103,10 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
       const appError = toAppError(error);
       if (appError.code === 'INTERNAL') request.log.error({ err: error }, 'GraphQL request failed');
       return sendGraphqlProblem(reply, appError);
+    },
+    onSend: async (request, _reply, payload) => {
+      const rawJson = request.graphqlRawJson;
+      return rawJson && !rawJson.isEmpty && typeof payload === 'string' ? rawJson.splice(payload) : payload;
     },
     handler: async (request, reply) => {
       const accept = request.headers.accept ?? '';

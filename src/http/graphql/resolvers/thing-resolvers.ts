@@ -65,7 +65,8 @@ export const thingResolvers = {
         from: args.from ?? undefined,
         to: args.to ?? undefined,
       });
-      return texts.map((text) => JSON.parse(text) as unknown);
+      const { rawJson } = context;
+      return rawJson ? texts.map((text) => rawJson.wrap(text)) : texts.map((text) => JSON.parse(text) as unknown);
     },
     alerts: async (_: unknown, args: { tuid: string; from?: number | null; to?: number | null }, context: GraphqlContext) => {
       const records = await listThingAlerts({ ...context.deps, timeZone: context.deps.config.alertTimeZone }, userOf(context), {
