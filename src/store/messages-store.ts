@@ -1,7 +1,6 @@
-import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Database } from './database.js';
 import type { Schema } from './schema.js';
+import type { SqliteDirectReads } from './sqlite-direct-reads.js';
 
 export type MessagesStore = ReturnType<typeof messagesStore>;
 
@@ -15,9 +14,7 @@ export interface MessageQuery {
   limit: number;
 }
 
-export function messagesStore(database: Pick<Database, 'db' | 'driver'>) {
-  const { db, driver } = database;
-  const listSqlite = driver.dialect === 'sqlite' ? sqliteMessageList(driver.connection) : undefined;
+export function messagesStore(db: Kysely<Schema>, directReads: SqliteDirectReads | undefined) {
   return {
     /**
      * Newest first, each as the JSON text served to clients (the body is stored with `deploymentGroupId`, see
@@ -25,7 +22,7 @@ export function messagesStore(database: Pick<Database, 'db' | 'driver'>) {
      * the rows of that range.
      */
     async listJson(query: MessageQuery): Promise<string[]> {
-      return listSqlite ? listSqlite(query) : listWithQueryBuilder(db, query);
+      return (directReads && listDirect(directReads, query)) ?? listWithQueryBuilder(db, query);
     },
     async count(tuid: string): Promise<number> {
       const row = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('tuid', '=', tuid).executeTakeFirstOrThrow();
@@ -45,42 +42,29 @@ async function listWithQueryBuilder(db: Kysely<Schema>, query: MessageQuery): Pr
 }
 
 /**
- * The SQLite message list as prepared statements returning the body column alone (`pluck`): one statement per
- * combination of filters (sixteen at most; id lists travel as one JSON array parameter, so their length does not
- * make new statements). Row objects from the query builder cost twice the read itself on a 100-message page.
- *
- * It runs on the main connection outside Kysely's connection mutex. better-sqlite3 is synchronous, so the
- * statement runs whole; and no transaction on this connection writes messages across an await (the uplink writer
- * has its own connection, or, in memory, writes inside one synchronous transaction), so it never reads a
- * half-done write.
+ * The same list as a SQLite prepared statement returning the body column alone: one statement per combination
+ * of filters (sixteen at most; id lists travel as one JSON array parameter, so their length makes no new text).
+ * Undefined while a transaction is open on the connection (see SqliteDirectReads).
  */
-function sqliteMessageList(connection: SqliteDatabase.Database): (query: MessageQuery) => string[] {
-  const statements = new Map<string, SqliteDatabase.Statement<unknown[], string>>();
-  return (query) => {
-    const conditions = ['tuid = ?'];
-    const parameters: unknown[] = [query.tuid];
-    if (query.from !== undefined) {
-      conditions.push('tsm_ts >= ?');
-      parameters.push(query.from);
-    }
-    if (query.to !== undefined) {
-      conditions.push('tsm_ts <= ?');
-      parameters.push(query.to);
-    }
-    if (query.messageIds?.length) {
-      conditions.push('tsm_id in (select value from json_each(?))');
-      parameters.push(JSON.stringify(query.messageIds));
-    }
-    if (query.eventIds?.length) {
-      conditions.push('tsm_ev in (select value from json_each(?))');
-      parameters.push(JSON.stringify(query.eventIds));
-    }
-    const text = `select body from messages where ${conditions.join(' and ')} order by tsm_ts desc, tsm_id desc, fingerprint desc limit ?`;
-    let statement = statements.get(text);
-    if (!statement) {
-      statement = connection.prepare<unknown[], string>(text).pluck();
-      statements.set(text, statement);
-    }
-    return statement.all(...parameters, query.limit);
-  };
+function listDirect(directReads: SqliteDirectReads, query: MessageQuery): string[] | undefined {
+  const conditions = ['tuid = ?'];
+  const parameters: unknown[] = [query.tuid];
+  if (query.from !== undefined) {
+    conditions.push('tsm_ts >= ?');
+    parameters.push(query.from);
+  }
+  if (query.to !== undefined) {
+    conditions.push('tsm_ts <= ?');
+    parameters.push(query.to);
+  }
+  if (query.messageIds?.length) {
+    conditions.push('tsm_id in (select value from json_each(?))');
+    parameters.push(JSON.stringify(query.messageIds));
+  }
+  if (query.eventIds?.length) {
+    conditions.push('tsm_ev in (select value from json_each(?))');
+    parameters.push(JSON.stringify(query.eventIds));
+  }
+  const text = `select body from messages where ${conditions.join(' and ')} order by tsm_ts desc, tsm_id desc, fingerprint desc limit ?`;
+  return directReads.statement<string>(text, 'firstColumn')?.all(...parameters, query.limit);
 }

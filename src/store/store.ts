@@ -14,6 +14,7 @@ import type { Database } from './database.js';
 import { mqttCredentialsStore } from './mqtt-credentials-store.js';
 import { organizationsStore } from './organizations-store.js';
 import { signingKeysStore } from './signing-keys-store.js';
+import { SqliteDirectReads } from './sqlite-direct-reads.js';
 import { usersStore } from './users-store.js';
 
 /** Every entity module over one open database: what the domain receives as its `store`. */
@@ -21,6 +22,7 @@ export type Store = ReturnType<typeof createStore>;
 
 export function createStore(database: Database) {
   const { db } = database;
+  const directReads = database.driver.dialect === 'sqlite' ? new SqliteDirectReads(database.driver.connection) : undefined;
   return {
     dialect: database.dialect,
     ping: () => database.ping(),
@@ -29,8 +31,8 @@ export function createStore(database: Database) {
     apiClients: apiClientsStore(db),
     mqttCredentials: mqttCredentialsStore(db),
     signingKeys: signingKeysStore(db),
-    things: thingsStore(db),
-    messages: messagesStore(database),
+    things: thingsStore(db, directReads),
+    messages: messagesStore(db, directReads),
     deadLetters: deadLettersStore(db),
     groups: groupsStore(db, database.dialect),
     installations: installationsStore(db),

@@ -1,14 +1,19 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { InstallationStatus, Thing } from '../domain/things/thing-types.js';
 import type { Schema, ThingsTable } from './schema.js';
+import type { SqliteDirectReads } from './sqlite-direct-reads.js';
 
 export type ThingsStore = ReturnType<typeof thingsStore>;
 
-export function thingsStore(db: Kysely<Schema>) {
+export function thingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads | undefined) {
   return {
-    /** The thing with this TUID whoever owns it; callers check the organization. */
+    /**
+     * The thing with this TUID whoever owns it; callers check the organization. Every thing-scoped request starts
+     * here, so on SQLite it is a direct prepared read when it can be (SqliteDirectReads).
+     */
     async get(tuid: string): Promise<Thing | undefined> {
-      const row = await db.selectFrom('things').selectAll().where('tuid', '=', tuid).executeTakeFirst();
+      const direct = directReads?.statement<Selectable<ThingsTable>>('select * from things where tuid = ?', 'rows');
+      const row = direct ? direct.get(tuid) : await db.selectFrom('things').selectAll().where('tuid', '=', tuid).executeTakeFirst();
       return row && toThing(row);
     },
     /**

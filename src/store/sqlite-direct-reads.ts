@@ -1,0 +1,33 @@
+import type SqliteDatabase from 'better-sqlite3';
+
+/**
+ * Hot reads on the main SQLite connection as prepared statements, past the query builder: Kysely compiles every
+ * query anew, queues it behind its connection mutex and builds an object per row, which on the busiest reads
+ * (a thing by TUID, a page of messages) cost as much as SQLite's own work.
+ *
+ * Such a read runs only while no transaction is open on the connection (`statement` answers undefined otherwise,
+ * and the caller takes the query builder, which waits for the transaction). better-sqlite3 is synchronous, so a
+ * statement started outside a transaction runs whole in autocommit and sees only committed rows; inside another
+ * request's open transaction it could see writes that are later rolled back.
+ */
+export class SqliteDirectReads {
+  private readonly statements = new Map<string, SqliteDatabase.Statement>();
+
+  constructor(private readonly connection: SqliteDatabase.Database) {}
+
+  /**
+   * The prepared statement for `text` (prepared on first use, then kept: texts are the store modules' own, values
+   * travel as parameters), or undefined while a transaction is open. `firstColumn` returns each row's first column.
+   */
+  statement<Row>(text: string, shape: 'rows' | 'firstColumn'): SqliteDatabase.Statement<unknown[], Row> | undefined {
+    if (this.connection.inTransaction) return undefined;
+    const key = `${shape}\u0000${text}`;
+    let statement = this.statements.get(key);
+    if (!statement) {
+      statement = this.connection.prepare(text);
+      if (shape === 'firstColumn') statement.pluck();
+      this.statements.set(key, statement);
+    }
+    return statement as SqliteDatabase.Statement<unknown[], Row>;
+  }
+}
