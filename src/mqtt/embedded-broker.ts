@@ -16,9 +16,13 @@ export interface EmbeddedBrokerOptions {
 }
 
 /**
- * The broker inside the process (aedes, MQTT 3.1.1): authenticates clients against the store's MQTT credentials,
- * enforces the access rules, and ingests every uplink *before* acknowledging it. aedes sends the PUBACK of a
- * QoS 1 publish only after `authorizePublish` calls back, so a message it acknowledged is already committed.
+ * The broker inside the process (aedes, MQTT 3.1.1 and 5): authenticates clients against the store's MQTT
+ * credentials, enforces the access rules, and ingests every uplink *before* acknowledging it. aedes sends the
+ * PUBACK of a QoS 1 publish only after `authorizePublish` calls back, so a message it acknowledged is already
+ * committed.
+ *
+ * A refused publish closes a 3.1.1 connection; an MQTT 5 client gets a PUBACK with reason code 0x87 (Not
+ * authorized) and stays connected. A refused subscription is granted 0x80 (3.1.1) or 0x87 (5).
  */
 export class EmbeddedBroker implements MqttTransport {
   readonly mode = 'embedded';
@@ -49,15 +53,17 @@ export class EmbeddedBroker implements MqttTransport {
         );
       },
       authorizePublish: (client, packet, done) => {
-        const principal = client ? this.principals.get(client) : undefined;
-        if (!principal || !mayPublish(principal, packet.topic)) return done(new Error(`publish to ${packet.topic} is not allowed`));
+        const principal = client && this.principals.get(client);
+        if (!client || !principal || !mayPublish(principal, packet.topic)) return done(new Error(`publish to ${packet.topic} is not allowed`));
         const topic = parseUplinkTopic(packet.topic)!;
         options
           .onUplink({ topic: packet.topic, organizationId: topic.organizationId, gatewayTuid: topic.gatewayTuid, payload: packet.payload as Buffer, username: principal.username })
           .then(
             () => done(null),
-            // Not acknowledged: the connection closes and the gateway sends the message again after reconnecting.
-            (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+            // Not acknowledged, so the gateway sends the message again after reconnecting: the connection closes
+            // first. (An error alone would close a 3.1.1 connection, but answer an MQTT 5 client with a failure
+            // PUBACK, which ends the delivery on its side; it is told 0x89, Server busy, instead.)
+            (error: unknown) => client.disconnect({ reasonCode: serverBusy }, () => done(error instanceof Error ? error : new Error(String(error)))),
           );
       },
       authorizeSubscribe: (client, subscription, done) => {
@@ -106,7 +112,13 @@ export class EmbeddedBroker implements MqttTransport {
   }
 }
 
-/** A CONNACK refusal: 4 is "bad user name or password", 3 "server unavailable" (MQTT 3.1.1). */
+/** MQTT 5 DISCONNECT reason code 0x89: the server is busy (here: the store did not take the message). */
+const serverBusy = 0x89;
+
+/**
+ * A CONNACK refusal: 4 is "bad user name or password", 3 "server unavailable" (MQTT 3.1.1 return codes; aedes
+ * sends MQTT 5 clients the matching reason codes, 0x86 and 0x88).
+ */
 function authError(message: string, returnCode: number): Error & { returnCode: number } {
   return Object.assign(new Error(message), { returnCode });
 }

@@ -1,7 +1,7 @@
 /**
- * Opening one simulator MQTT connection. The embedded broker (aedes) speaks MQTT 3.1.1 only while Mosquitto
- * prefers 5, so "5 unless the broker refuses it" is the default, and the broker's receive maximum is read from
- * every CONNACK because mqtt.js does not limit outgoing QoS 1 publishes by it.
+ * Opening one simulator MQTT connection. Brokers in the field speak MQTT 5, or only 3.1.1, so "5 unless the
+ * broker refuses it" is the default, and the broker's receive maximum is read from every CONNACK because mqtt.js
+ * does not limit outgoing QoS 1 publishes by it.
  */
 import mqtt, { type IConnackPacket, type MqttClient } from 'mqtt';
 

@@ -3,7 +3,7 @@ import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
 const open: MqttClient[] = [];
 
 /**
- * Connects a test MQTT client (MQTT 3.1.1 by default: the embedded broker's protocol), without automatic
+ * Connects a test MQTT client (MQTT 3.1.1 unless `protocolVersion` says 5), without automatic
  * reconnects so a refused connection fails the test instead of retrying. Closed by `closeMqttClients`.
  */
 export async function connectMqtt(url: string, options: IClientOptions = {}): Promise<MqttClient> {

@@ -9,9 +9,23 @@ export interface TestBroker {
   close(): Promise<void>;
 }
 
-/** Starts aedes (MQTT 3.1.1) on an ephemeral port: never 1883, which Mosquitto may hold. */
-export async function startTestBroker(options?: AedesOptions): Promise<TestBroker> {
-  const broker = await Aedes.createBroker(options);
+/**
+ * Starts aedes (MQTT 3.1.1 and 5) on an ephemeral port: never 1883, which Mosquitto may hold. With `only311`, it
+ * answers an MQTT 5 CONNECT as a 3.1.1-only broker does: a 3.1.1 CONNACK with return code 1 (unacceptable
+ * protocol version), then the connection closes.
+ */
+export async function startTestBroker(options: AedesOptions & { only311?: boolean } = {}): Promise<TestBroker> {
+  const { only311, ...aedesOptions } = options;
+  const broker = await Aedes.createBroker({
+    ...aedesOptions,
+    ...(only311 && {
+      preConnect: (client, packet, done) => {
+        if (packet.protocolVersion !== 5) return done(null, true);
+        client.conn.end(Buffer.from([0x20, 0x02, 0x00, 0x01]));
+        done(new Error('MQTT 5 is not spoken here'), false);
+      },
+    }),
+  });
   const server = net.createServer(broker.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -66,7 +66,7 @@ describe('fleet through an embedded aedes broker', () => {
     const collector = await UplinkCollector.connect(broker.url, 'thingdesk/test-org/up/+');
     const fleet = await startFleet({ url: broker.url, organizationId: 'test-org', gateways: 2, devices: 6, rate: 5, tuidPrefix: 'CMD' });
     try {
-      assert.equal(fleet.protocolVersion, 4, 'aedes refuses MQTT 5, so the fleet fell back to 3.1.1');
+      assert.equal(fleet.protocolVersion, 5, 'MQTT 5 first');
       const target = fleet.deviceTuids[4]!;
       const command = { tsmId: 1500, tsmEv: 30, tsmDstTuid: target, transactionId: 4711, measurementInterval: 30, reportInterval: 900 };
       await collector.client.publishAsync(`thingdesk/test-org/down/${target}`, JSON.stringify([command]), { qos: 1 });
@@ -117,7 +117,24 @@ describe('fleet through an embedded aedes broker', () => {
     // Pacing bounds the count from above; a loaded machine may send fewer, never more.
     assert.ok(report.messagesAcked >= 1 && report.messagesAcked <= 12, `${report.messagesAcked} messages in 0.5 s at 20/s`);
     await assert.rejects(startFleet({ url: 'mqtt://127.0.0.1:1', organizationId: 'test-org', gateways: 1, devices: 1, rate: 1 }));
-    // Asked for MQTT 5 explicitly, the fleet does not fall back: aedes speaks 3.1.1 only.
+  });
+});
+
+describe('fleet through a broker that speaks MQTT 3.1.1 only', () => {
+  let broker: TestBroker;
+  before(async () => {
+    broker = await startTestBroker({ only311: true });
+  });
+  after(async () => {
+    await broker.close();
+  });
+
+  test('the fleet falls back to 3.1.1 and delivers; asked for MQTT 5 explicitly, it refuses to start', async () => {
+    const fleet = await startFleet({ url: broker.url, organizationId: 'test-org', gateways: 2, devices: 4, rate: 0, messages: 20, tuidPrefix: 'OLD' });
+    assert.equal(fleet.protocolVersion, 4);
+    const report = await fleet.stop();
+    assert.equal(report.errors, 0);
+    assert.ok(report.messagesAcked > 0, `${report.messagesAcked} messages acknowledged over 3.1.1`);
     await assert.rejects(
       startFleet({ url: broker.url, organizationId: 'test-org', gateways: 2, devices: 2, rate: 1, protocolVersion: 5 }),
       /Unacceptable protocol version/,
@@ -134,24 +151,29 @@ describe('fleet through a broker that refuses every publish', () => {
     await broker.close();
   });
 
-  test('the dropped connections are reported as errors and nothing counts as acknowledged', async () => {
-    const errors: string[] = [];
-    const fleet = await startFleet({
-      url: broker.url,
-      organizationId: 'test-org',
-      gateways: 1,
-      devices: 2,
-      rate: 0,
-      messages: 10,
-      drainTimeoutMs: 100,
-      tuidPrefix: 'DENIED',
-      onError: (error) => errors.push(error.message),
+  // MQTT 3.1.1 can refuse a publish only by dropping the connection; MQTT 5 answers each with a failure PUBACK.
+  const refusals = { 4: 'the broker closed the connection; reconnecting', 5: 'Publish error: Not authorized' } as const;
+  for (const protocolVersion of [4, 5] as const) {
+    test(`MQTT ${protocolVersion === 4 ? '3.1.1' : '5'}: the refusals are reported as errors and nothing counts as acknowledged`, async () => {
+      const errors: string[] = [];
+      const fleet = await startFleet({
+        url: broker.url,
+        organizationId: 'test-org',
+        gateways: 1,
+        devices: 2,
+        rate: 0,
+        messages: 10,
+        protocolVersion,
+        drainTimeoutMs: 100,
+        tuidPrefix: `DENIED${protocolVersion}`,
+        onError: (error) => errors.push(error.message),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const report = await fleet.stop();
+      assert.equal(report.messagesAcked, 0);
+      assert.ok(report.errors >= 1 && errors.includes(refusals[protocolVersion]), JSON.stringify(errors));
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const report = await fleet.stop();
-    assert.equal(report.messagesAcked, 0);
-    assert.ok(report.errors >= 1 && errors.includes('the broker closed the connection; reconnecting'), JSON.stringify(errors));
-  });
+  }
 });
 
 const externalUrl = process.env['TEST_MQTT_URL'];

@@ -52,7 +52,7 @@ describe('thingdesk simulate', () => {
   test('readable output: progress on stderr each second, the report on stdout', async () => {
     const run = await runSimulate(['--url', broker.url, '--org', 'cli-org', '--rate', '20', '--duration', '2', '--tuid-prefix', 'READ']);
     assert.equal(run.error, undefined, String(run.error));
-    assert.match(run.stderr, /^simulate: 2 gateways, 10 devices connected to mqtt:\/\/127\.0\.0\.1:\d+ \(MQTT 3\.1\.1\)/);
+    assert.match(run.stderr, /^simulate: 2 gateways, 10 devices connected to mqtt:\/\/127\.0\.0\.1:\d+ \(MQTT 5\)/);
     assert.match(run.stderr, /simulate: 1\.0 s {2}sent \d+ {2}acked \d+/);
     assert.match(run.stdout, /^Simulation report\n {2}gateways +2\n {2}devices +10\n/);
     assert.match(run.stdout, /\n {2}ackLatencyMaxMs +[\d.]+\n$/);
