@@ -27,7 +27,7 @@ export interface IngestReport {
   startedAt: string;
   /** loadAverage: 1-minute load at the start and the end; other work on the machine distorts every figure. */
   machine: { cpus: number; node: string; platformEntry: string; loadAverage: { start: number; end: number } };
-  fleet: { gateways: number; devices: number; maxInFlight: number; qos: number; warmupS: number; settleS: number; windowS: number; platformEnv: Record<string, string> };
+  fleet: { gateways: number; devices: number; maxInFlight: number; qos: number; protocolVersion: 4 | 5; warmupS: number; settleS: number; windowS: number; platformEnv: Record<string, string> };
   scenarios: ScenarioResult[];
   storeCeilings: StoreCeiling[];
   skipped: string[];
@@ -79,7 +79,7 @@ export function formatReport(report: IngestReport): string {
   out.push(
     '',
     `== ingest benchmark (${report.machine.cpus} CPUs, Node ${report.machine.node}, platform ${report.machine.platformEntry})`,
-    `fleet: ${fleet.devices.toLocaleString('en-US')} devices behind ${fleet.gateways} gateways, QoS ${fleet.qos}, ` +
+    `fleet: ${fleet.devices.toLocaleString('en-US')} devices behind ${fleet.gateways} gateways, MQTT ${fleet.protocolVersion === 5 ? '5' : '3.1.1'}, QoS ${fleet.qos}, ` +
       `${fleet.maxInFlight} publishes in flight per gateway, as fast as acknowledgements allow; ` +
       `warm-up ${fleet.warmupS} s, then a fresh fleet, ${fleet.settleS} s settle, ${fleet.windowS} s window`,
     // Only the load at the start tells about other work: by the end the bench's own processes are in it.

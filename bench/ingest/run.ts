@@ -5,7 +5,8 @@
  * reach the store are counted. Two ceilings put the rates in proportion: the same fleet against a broker that
  * does nothing, and the platform's batch writer alone on the same schema.
  *
- * Environment (all optional): BENCH_WARMUP_S (3), BENCH_WINDOW_S (15), BENCH_MAX_IN_FLIGHT (100),
+ * Environment (all optional): BENCH_WARMUP_S (3), BENCH_WINDOW_S (15), BENCH_MAX_IN_FLIGHT (100), BENCH_MQTT_PROTOCOL
+ * (5, the simulator's default; 4 for MQTT 3.1.1),
  * BENCH_PLATFORM_ENV ("INGEST_BATCH_SIZE=2000 ..." passed to the platform, for experiments), BENCH_SKIP
  * (comma-separated: broker, store, external), BENCH_PLATFORM=tsx, BENCH_DATABASE_URL and BENCH_MQTT_URL.
  */
@@ -39,6 +40,7 @@ const fleetBase = {
   rate: 0,
   qos: 1 as const,
   maxInFlight: numberFromEnv('BENCH_MAX_IN_FLIGHT', 100),
+  protocolVersion: numberFromEnv('BENCH_MQTT_PROTOCOL', 5) === 4 ? (4 as const) : (5 as const),
   tuidPrefix: 'BENCH',
 };
 const publishSizes = [1, 10] as const;
@@ -61,7 +63,6 @@ async function runSqliteScenario(entry: PlatformEntry, batchSize: number): Promi
       password: benchBootstrap.BOOTSTRAP_MQTT_PASSWORD,
       organizationId: benchOrganizationId,
       batchSize,
-      protocolVersion: 4, // aedes speaks 3.1.1 only
     };
     const measurement = await measureFleet(fleet, { countRows: async () => countRows.get()!.rows, metricsUrl: platform.metricsUrl, serverPid: platform.process.pid }, timing);
     return {
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
     if (!skip.has('broker')) {
       for (const size of publishSizes) {
         log(`broker alone (aedes, no-op handler), ${describeSize(size)}`);
-        aedesCeilings.set(size, await measureAedesCeiling({ ...fleetBase, organizationId: benchOrganizationId, batchSize: size, protocolVersion: 4 }, timing));
+        aedesCeilings.set(size, await measureAedesCeiling({ ...fleetBase, organizationId: benchOrganizationId, batchSize: size }, timing));
       }
     } else skipped.push('broker-alone ceiling (BENCH_SKIP=broker)');
     if (!skip.has('store')) {
@@ -175,7 +176,7 @@ async function main(): Promise<void> {
     const report: IngestReport = {
       startedAt,
       machine: { cpus: cpus().length, node: process.versions.node, platformEntry: entry.note, loadAverage: { start: loadAtStart, end: loadavg()[0]! } },
-      fleet: { gateways: fleetBase.gateways, devices: fleetBase.devices, maxInFlight: fleetBase.maxInFlight, qos: fleetBase.qos, ...timing, platformEnv },
+      fleet: { gateways: fleetBase.gateways, devices: fleetBase.devices, maxInFlight: fleetBase.maxInFlight, qos: fleetBase.qos, protocolVersion: fleetBase.protocolVersion, ...timing, platformEnv },
       scenarios,
       storeCeilings,
       skipped,

@@ -27,6 +27,7 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
     const broker = new EmbeddedBroker({
       port: config.mqttPort,
       host: config.host,
+      receiveMaximum: config.mqttReceiveMaximum,
       feedTemplate: config.integrationTopic,
       logger,
       authenticate: (username, password) => authenticateMqttCredential(deps, username, password),

@@ -36,6 +36,11 @@ export interface Config {
   /** External broker; undefined means the embedded broker on `mqttPort`. */
   mqttUrl: string | undefined;
   mqttPort: number;
+  /**
+   * Embedded broker: the MQTT 5 Receive Maximum it announces, how many QoS 1 uplinks one client may have
+   * unacknowledged. Acknowledgements wait for the commit, so this bounds what waits in memory per gateway.
+   */
+  mqttReceiveMaximum: number;
   restBasePath: string;
   graphqlPath: string;
   /** IANA zone for the local date-times of alert periods. */
@@ -77,6 +82,7 @@ const settings = {
   databaseUrl: { variable: 'DATABASE_URL', fallback: 'file:./data/thingdesk.db', read: parseDatabaseUrl },
   mqttUrl: { variable: 'MQTT_URL', fallback: undefined, read: parseMqttUrl },
   mqttPort: { variable: 'MQTT_PORT', fallback: '1883', read: parsePort },
+  mqttReceiveMaximum: { variable: 'MQTT_RECEIVE_MAXIMUM', fallback: '32', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
   alertTimeZone: { variable: 'ALERT_TIMEZONE', fallback: 'UTC', read: parseTimeZone },

@@ -8,6 +8,8 @@ import { parseUplinkTopic } from './topics.js';
 export interface EmbeddedBrokerOptions {
   port: number;
   host: string;
+  /** MQTT 5 Receive Maximum announced in every CONNACK (unacknowledged QoS 1 uplinks per client). */
+  receiveMaximum: number;
   feedTemplate: string;
   logger: Logger;
   /** Checks a username and password against the store; undefined when they are wrong or revoked. */
@@ -38,6 +40,9 @@ export class EmbeddedBroker implements MqttTransport {
     const broker = await Aedes.createBroker({
       // Long client ids are common (mqtt.js generates 23+ characters; simulators add prefixes).
       maxClientsIdLength: 256,
+      // An uplink is acknowledged only once committed, so each unacknowledged one waits in memory; MQTT 5 clients
+      // keep to this many per connection. (aedes announces it and does not enforce it; 3.1.1 has no such limit.)
+      receiveMaximum: options.receiveMaximum,
       authenticate: (client, username, password, done) => {
         if (!username || !password) return done(authError('bad username or password', 4), false);
         options.authenticate(username, password.toString('utf8')).then(

@@ -12,6 +12,7 @@ describe('configuration', () => {
     assert.equal(config.databaseUrl, 'file:./data/thingdesk.db');
     assert.equal(config.mqttUrl, undefined);
     assert.equal(config.mqttPort, 1883);
+    assert.equal(config.mqttReceiveMaximum, 32);
     assert.equal(config.restBasePath, '/api/v1');
     assert.equal(config.graphqlPath, '/v1/graphql');
     assert.equal(config.alertTimeZone, 'UTC');
@@ -30,6 +31,7 @@ describe('configuration', () => {
       DATABASE_URL: 'postgres://user:pw@db:5432/things',
       MQTT_URL: 'mqtt://broker:1883',
       MQTT_PORT: '0',
+      MQTT_RECEIVE_MAXIMUM: '100',
       REST_BASE_PATH: '/prod/v1',
       GRAPHQL_PATH: '/v1/graphql',
       ALERT_TIMEZONE: 'Europe/Helsinki',
@@ -42,6 +44,7 @@ describe('configuration', () => {
     assert.equal(config.port, 9000);
     assert.equal(config.mqttUrl, 'mqtt://broker:1883');
     assert.equal(config.mqttPort, 0);
+    assert.equal(config.mqttReceiveMaximum, 100);
     assert.equal(config.restBasePath, '/prod/v1');
     assert.equal(config.alertTimeZone, 'Europe/Helsinki');
     assert.equal(config.gatewayTimeoutS, 60);
@@ -67,6 +70,8 @@ describe('configuration', () => {
     ['MQTT_URL', 'not a url'],
     ['MQTT_URL', 'http://broker'],
     ['MQTT_PORT', 'x'],
+    ['MQTT_RECEIVE_MAXIMUM', '0'],
+    ['MQTT_RECEIVE_MAXIMUM', '65536'],
     ['REST_BASE_PATH', 'api/v1'],
     ['REST_BASE_PATH', '/api/v1/'],
     ['GRAPHQL_PATH', '/v1/graph ql'],

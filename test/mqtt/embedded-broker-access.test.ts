@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import mqtt, { type IClientOptions, type IConnackPacket, type MqttClient } from 'mqtt';
 import { createMqttCredential, createOrganization, revokeMqttCredential } from '../../src/domain/identity/identity-service.js';
 import { cleanupStores } from '../helpers/databases.js';
-import type { IClientOptions, MqttClient } from 'mqtt';
 import { closeMqttClients, collectMessages, connectMqtt, eventually, grantedQos } from '../helpers/mqtt-clients.js';
 import { startTestApp, testBootstrap, type TestApp } from '../helpers/test-app.js';
 
@@ -40,6 +40,16 @@ for (const protocolVersion of [4, 5] as const) {
       await revokeMqttCredential(deps, { username: 'revoked-gateway' });
     });
     after(() => server?.stop());
+
+    test('an MQTT 5 client is told the Receive Maximum (MQTT_RECEIVE_MAXIMUM) in the CONNACK', { skip: protocolVersion === 4 && 'MQTT 3.1.1 has no Receive Maximum' }, async () => {
+      const client = mqtt.connect(server.mqttUrl, { protocolVersion, reconnectPeriod: 0, ...gateway });
+      try {
+        const connack = await new Promise<IConnackPacket>((resolve) => client.once('connect', resolve));
+        assert.equal(connack.properties?.receiveMaximum, 32, 'the default of MQTT_RECEIVE_MAXIMUM');
+      } finally {
+        await client.endAsync(true);
+      }
+    });
 
     test('a known credential connects; no, wrong and revoked credentials are refused', async () => {
       await connect(gateway);
