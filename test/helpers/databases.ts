@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { openDatabase, type Database } from '../../src/store/database.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { createStore, type Store } from '../../src/store/store.js';
 
 /**
  * The stores every store test runs against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. Each
@@ -57,4 +60,16 @@ async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>
   } finally {
     await client.end();
   }
+}
+
+/** A fresh store at `url`, migrated to the newest schema, with its entity modules. Close `database` when done. */
+export async function openMigratedStore(url: string): Promise<{ database: Database; store: Store }> {
+  const database = await openDatabase(url);
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return { database, store: createStore(database) };
 }

@@ -12,10 +12,9 @@ import {
   type IdentityDeps,
 } from '../../src/domain/identity/identity-service.js';
 import { verifyPassword, verifySecret } from '../../src/domain/identity/secrets.js';
-import { openDatabase, type Database } from '../../src/store/database.js';
-import { migrateToLatest } from '../../src/store/migrate.js';
-import { createStore } from '../../src/store/store.js';
-import { cleanupStores, storeTargets } from '../helpers/databases.js';
+import type { Database } from '../../src/store/database.js';
+import type { Store } from '../../src/store/store.js';
+import { cleanupStores, openMigratedStore, storeTargets } from '../helpers/databases.js';
 
 after(cleanupStores);
 
@@ -33,9 +32,9 @@ for (const target of storeTargets) {
     let database: Database;
     let deps: IdentityDeps;
     before(async () => {
-      database = await openDatabase(await target.createUrl());
-      await migrateToLatest(database);
-      deps = { store: createStore(database), clock: new ManualClock() };
+      let store: Store;
+      ({ database, store } = await openMigratedStore(await target.createUrl()));
+      deps = { store, clock: new ManualClock() };
     });
     after(() => database?.close());
 

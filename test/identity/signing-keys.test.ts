@@ -3,10 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { SignJWT, jwtVerify } from 'jose';
 import { ManualClock } from '../../src/domain/clock.js';
 import { SigningKeys, longestTokenLifetimeS } from '../../src/domain/identity/signing-keys.js';
-import { openDatabase, type Database } from '../../src/store/database.js';
-import { migrateToLatest } from '../../src/store/migrate.js';
-import { createStore, type Store } from '../../src/store/store.js';
-import { cleanupStores, storeTargets } from '../helpers/databases.js';
+import type { Database } from '../../src/store/database.js';
+import type { Store } from '../../src/store/store.js';
+import { cleanupStores, openMigratedStore, storeTargets } from '../helpers/databases.js';
 
 after(cleanupStores);
 
@@ -15,9 +14,7 @@ for (const target of storeTargets) {
     let database: Database;
     let store: Store;
     before(async () => {
-      database = await openDatabase(await target.createUrl());
-      await migrateToLatest(database);
-      store = createStore(database);
+      ({ database, store } = await openMigratedStore(await target.createUrl()));
     });
     after(() => database?.close());
 

@@ -3,11 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
-import { openDatabase, type Database } from '../../src/store/database.js';
+import type { Database } from '../../src/store/database.js';
 import { ingestBatchWriter, type ClosableCommitIngestBatch } from '../../src/store/ingest/ingest-batch.js';
-import { migrateToLatest } from '../../src/store/migrate.js';
-import { createStore, type Store } from '../../src/store/store.js';
-import { cleanupStores, createSqliteUrl } from '../helpers/databases.js';
+import type { Store } from '../../src/store/store.js';
+import { cleanupStores, createSqliteUrl, openMigratedStore } from '../helpers/databases.js';
 
 after(cleanupStores);
 
@@ -29,9 +28,7 @@ describe('SQLite uplink writer thread', () => {
   let commit: ClosableCommitIngestBatch;
 
   before(async () => {
-    database = await openDatabase(createSqliteUrl());
-    await migrateToLatest(database);
-    store = createStore(database);
+    ({ database, store } = await openMigratedStore(createSqliteUrl()));
     for (const name of ['Acme', 'Other']) await createOrganization({ store, clock: systemClock }, { name });
     commit = ingestBatchWriter(database);
   });

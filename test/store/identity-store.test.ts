@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openDatabase, type Database } from '../../src/store/database.js';
-import { migrateToLatest } from '../../src/store/migrate.js';
-import { createStore, type Store } from '../../src/store/store.js';
+import type { Database } from '../../src/store/database.js';
+import type { Store } from '../../src/store/store.js';
 import { DuplicateKeyError } from '../../src/store/store-errors.js';
-import { cleanupStores, storeTargets } from '../helpers/databases.js';
+import { cleanupStores, openMigratedStore, storeTargets } from '../helpers/databases.js';
 
 after(cleanupStores);
 
@@ -13,9 +12,7 @@ for (const target of storeTargets) {
     let database: Database;
     let store: Store;
     before(async () => {
-      database = await openDatabase(await target.createUrl());
-      await migrateToLatest(database);
-      store = createStore(database);
+      ({ database, store } = await openMigratedStore(await target.createUrl()));
     });
     after(() => database?.close());
 
