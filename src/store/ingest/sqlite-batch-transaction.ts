@@ -49,9 +49,10 @@ export type SqliteBatchTransaction = (batch: WireBatch, deadLetters: readonly De
 /**
  * The SQLite batch: prepared statements in one `begin immediate` transaction (claim unknown things with their
  * first history entry, divert other organizations' things to dead letters, insert messages as served (with
- * `deploymentGroupId`) with ON CONFLICT DO NOTHING, apply the guarded summary updates of the stored ones, store dead letters). better-sqlite3 runs a
- * prepared insert in about a microsecond, so the query builder would cost more than the work. Runs in the writer
- * thread (or in the main thread for an in-memory store); returns only after COMMIT.
+ * `deploymentGroupId`) with ON CONFLICT DO NOTHING, apply the guarded summary updates of the stored ones, store
+ * dead letters). better-sqlite3 runs a prepared insert in about a microsecond, so the query builder would cost
+ * more than the work. Runs in the writer thread (or in the main thread for an in-memory store); returns only
+ * after COMMIT.
  */
 export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteBatchTransaction {
   const selectThing = connection.prepare<[string], { organization_id: string; group_id: string | null }>(

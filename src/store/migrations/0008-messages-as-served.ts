@@ -11,7 +11,7 @@ import { isSqlite } from './dialect.js';
  * spelled in SQL; it runs once). `group_id` stays as the queryable copy of the group.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const group = isSqlite(db) ? sql`json_quote(coalesce(group_id, 'unassigned'))` : sql`to_json(coalesce(group_id, 'unassigned'))::text`;
+  const group = groupJson(db);
   await sql`update messages set body = case
               when body = '{}' then '{"deploymentGroupId":' || ${group} || '}'
               else substr(body, 1, length(body) - 1) || ',"deploymentGroupId":' || ${group} || '}'
@@ -20,10 +20,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 /** Takes the appended `deploymentGroupId` off again (it is always the last member, as spliced above). */
 export async function down(db: Kysely<unknown>): Promise<void> {
-  const group = isSqlite(db) ? sql`json_quote(coalesce(group_id, 'unassigned'))` : sql`to_json(coalesce(group_id, 'unassigned'))::text`;
+  const group = groupJson(db);
   const suffixLength = sql`length(',"deploymentGroupId":' || ${group} || '}')`;
   await sql`update messages set body = case
               when body = '{"deploymentGroupId":' || ${group} || '}' then '{}'
               else substr(body, 1, length(body) - ${suffixLength}) || '}'
             end`.execute(db);
+}
+
+/** The row's group as a JSON string (`unassigned` for none), as `JSON.stringify` spells it in messageJsonWithGroup. */
+function groupJson(db: Kysely<unknown>) {
+  return isSqlite(db) ? sql`json_quote(coalesce(group_id, 'unassigned'))` : sql`to_json(coalesce(group_id, 'unassigned'))::text`;
 }
