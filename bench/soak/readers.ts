@@ -15,17 +15,21 @@ export interface Reader {
   stop(): Promise<void>;
 }
 
-export function startReader(concurrency: number, request: () => Promise<Response>): Reader {
+/** `onLatency` gets each successful request's time from send to the end of its body, in milliseconds. */
+export function startReader(concurrency: number, request: () => Promise<Response>, onLatency: (milliseconds: number) => void = () => undefined): Reader {
   const counts: ReaderCounts = { ok: 0, errors: 0, failures: new Map() };
   let running = true;
   const loop = async () => {
     while (running) {
       try {
+        const sentAt = performance.now();
         const response = await request();
         const body = await response.text();
         // A GraphQL error comes with status 200 under application/json; count it as an error too.
-        if (response.status === 200 && !body.includes('"errors"')) counts.ok += 1;
-        else fail(counts, `status ${response.status}`);
+        if (response.status === 200 && !body.includes('"errors"')) {
+          counts.ok += 1;
+          onLatency(performance.now() - sentAt);
+        } else fail(counts, `status ${response.status}`);
       } catch (error) {
         fail(counts, (error as Error).message);
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -4,15 +4,24 @@
  * throughput, error counts and the platform's RSS; at the end it fits a line through the RSS samples of the
  * second half and reports the slope: a leak shows as steady growth after the warm-up, not as the first minutes'
  * rise while caches fill.
+ *
+ * `npm run bench:soak -- --hostile` (or SOAK_HOSTILE=1) adds an attacker (hostile.ts). The run then alternates
+ * calm and hostile phases of SOAK_PHASE_S, starting calm, and compares the legitimate latencies of the two kinds
+ * of phase: REST and GraphQL readers, and a probe gateway's publish-to-PUBACK time (probe.ts). Alternating, rather
+ * than one run with and one without, puts both under the same warm-up, store size and machine noise. It passes
+ * when every p50 and p99 under attack is within 2x of its calm value and RSS stays under 400 MB.
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFleet } from '../../src/simulator/index.js';
+import { LatencyRecorder, type LatencySummary } from '../../src/simulator/latency-recorder.js';
 import { benchBootstrap, benchOrganizationId, spawnPlatform } from '../ingest/spawn-platform.js';
 import { preparePlatformEntry, repoRoot } from '../lib/node-entry.js';
 import { killAll, killChildrenOnSignal, sleep } from '../lib/processes.js';
 import { readMemoryMiB } from '../lib/proc-stats.js';
 import { delta, scrapeMetrics } from '../lib/prometheus.js';
+import { startHostile, type HostileClient } from './hostile.js';
+import { startPublishProbe } from './probe.js';
 import { startReader } from './readers.js';
 
 const durationS = Number(process.env.SOAK_DURATION_S ?? 600);
@@ -20,6 +29,14 @@ const sampleS = Number(process.env.SOAK_SAMPLE_S ?? 30);
 const rate = Number(process.env.SOAK_RATE ?? 2000);
 // RSS may grow this much per hour over the second half before the run counts as leaking.
 const leakMiBPerHour = Number(process.env.SOAK_LEAK_MIB_PER_HOUR ?? 20);
+const hostileMode = process.argv.includes('--hostile') || process.env.SOAK_HOSTILE === '1';
+const phaseS = Number(process.env.SOAK_PHASE_S ?? 60);
+const rssLimitMiB = Number(process.env.SOAK_RSS_LIMIT_MIB ?? 400);
+// Under attack, a legitimate latency may be at most this many times its calm value.
+const allowedSlowdown = 2;
+
+type Phase = 'calm' | 'hostile';
+type LatencyKind = 'REST' | 'GraphQL' | 'publish';
 
 interface Sample {
   atS: number;
@@ -39,7 +56,20 @@ async function main(): Promise<void> {
   // spawnPlatform waits for the "listening" line, logged at info.
   const platform = await spawnPlatform(entry, { RATE_LIMIT_PER_TOKEN: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000' });
   const base = `http://127.0.0.1:${platform.httpPort}`;
-  console.log(`soak: ${durationS} s, fleet ${rate} msg/s (100 gateways, 2000 devices), 4 REST + 4 GraphQL readers; samples every ${sampleS} s`);
+  console.log(`soak: ${durationS} s, fleet ${rate} msg/s (100 gateways, 2000 devices), 4 REST + 4 GraphQL readers, a probe gateway; samples every ${sampleS} s`);
+  if (hostileMode) console.log(`hostile: calm and hostile phases of ${phaseS} s in turn, starting calm`);
+  // A latency is recorded under the phase running when its answer *arrived*: an answer slowed by the attack that
+  // arrives just after the switch counts against calm, which only makes the comparison stricter.
+  let phase: Phase = 'calm';
+  const latencies = new Map<string, LatencyRecorder>();
+  const recordIn = (kind: LatencyKind) => {
+    return (milliseconds: number) => {
+      const key = `${kind}/${phase}`;
+      let recorder = latencies.get(key);
+      if (!recorder) latencies.set(key, (recorder = new LatencyRecorder()));
+      recorder.record(milliseconds);
+    };
+  };
   try {
     const fleet = await startFleet({
       url: `mqtt://127.0.0.1:${platform.mqttPort}`,
@@ -64,16 +94,54 @@ async function main(): Promise<void> {
     }, 600_000);
     const tuids = fleet.deviceTuids;
     const pick = () => tuids[Math.floor(Math.random() * tuids.length)]!;
-    const rest = startReader(4, () =>
-      fetch(`${base}/api/v1/things/${pick()}${Math.random() < 0.5 ? '' : '/messages?limit=100'}`, { headers: { authorization: `Bearer ${restToken}` } }),
+    const rest = startReader(
+      4,
+      () => fetch(`${base}/api/v1/things/${pick()}${Math.random() < 0.5 ? '' : '/messages?limit=100'}`, { headers: { authorization: `Bearer ${restToken}` } }),
+      recordIn('REST'),
     );
-    const graphql = startReader(4, () =>
-      fetch(`${base}/v1/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${graphqlToken}` },
-        body: JSON.stringify({ query: 'query($t: ID!) { thing(tuid: $t) { tuid batteryLevel timestamp version } messages(tuid: $t, limit: 20) }', variables: { t: pick() } }),
-      }),
+    const graphql = startReader(
+      4,
+      () =>
+        fetch(`${base}/v1/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${graphqlToken}` },
+          body: JSON.stringify({ query: 'query($t: ID!) { thing(tuid: $t) { tuid batteryLevel timestamp version } messages(tuid: $t, limit: 20) }', variables: { t: pick() } }),
+        }),
+      recordIn('GraphQL'),
     );
+    const probe = await startPublishProbe({
+      url: `mqtt://127.0.0.1:${platform.mqttPort}`,
+      username: benchBootstrap.BOOTSTRAP_MQTT_USERNAME,
+      password: benchBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+      organizationId: benchOrganizationId,
+      intervalMs: 50,
+      record: recordIn('publish'),
+    });
+    let attacker: HostileClient | undefined;
+    const attacks: HostileClient['counts'][] = [];
+    const switchPhase = async () => {
+      if (attacker) {
+        await attacker.stop();
+        attacks.push(attacker.counts);
+        attacker = undefined;
+        phase = 'calm';
+      } else {
+        phase = 'hostile';
+        attacker = startHostile({
+          httpBase: base,
+          mqttHost: '127.0.0.1',
+          mqttPort: platform.mqttPort!,
+          organizationId: benchOrganizationId,
+          mqttUsername: benchBootstrap.BOOTSTRAP_MQTT_USERNAME,
+          mqttPassword: benchBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+          accessToken: () => graphqlToken,
+          httpPerSecond: 200,
+        });
+      }
+      console.log(`-- ${phase} phase`);
+    };
+    let phaseSwitching = Promise.resolve();
+    const phases = hostileMode ? setInterval(() => (phaseSwitching = phaseSwitching.then(switchPhase)), phaseS * 1000) : undefined;
 
     const samples: Sample[] = [];
     const startedAt = Date.now();
@@ -101,8 +169,15 @@ async function main(): Promise<void> {
       );
     }
     clearInterval(renew);
+    clearInterval(phases);
+    await phaseSwitching;
+    if (attacker) {
+      await attacker.stop();
+      attacks.push(attacker.counts);
+    }
     await rest.stop();
     await graphql.stop();
+    await probe.stop();
     const report = await fleet.stop();
 
     const secondHalf = samples.filter((s) => s.atS >= durationS / 2);
@@ -114,15 +189,72 @@ async function main(): Promise<void> {
     if (rest.counts.errors || graphql.counts.errors) console.log(`errors by kind: ${JSON.stringify(errors)}`);
     console.log(`RSS: first ${samples[0]?.rssMiB.toFixed(1)} MiB, last ${samples.at(-1)?.rssMiB.toFixed(1)} MiB, max ${Math.max(...samples.map((s) => s.rssMiB)).toFixed(1)} MiB`);
     console.log(`RSS slope over the second half (Theil–Sen): ${slopeMiBPerHour.toFixed(1)} MiB/hour (limit ${leakMiBPerHour}): ${flat ? 'flat, no leak seen' : 'GROWING: investigate'}`);
+    const maxRssMiB = Math.max(...samples.map((s) => s.rssMiB));
+    const latencyReport = summarizeLatencies(latencies);
+    printLatencies(latencyReport);
+    let withinBudget = true;
+    if (hostileMode) {
+      printAttacks(attacks);
+      withinBudget = latencyReport.every((row) => row.hostile === undefined || (row.ratioP50 <= allowedSlowdown && row.ratioP99 <= allowedSlowdown));
+      const rssOk = maxRssMiB < rssLimitMiB;
+      console.log(`under attack: every legitimate p50 and p99 within ${allowedSlowdown}x of calm: ${withinBudget ? 'yes' : 'NO'}; max RSS ${maxRssMiB.toFixed(1)} MiB < ${rssLimitMiB}: ${rssOk ? 'yes' : 'NO'}`);
+      withinBudget &&= rssOk;
+    }
     console.log('Figures vary about 20 % from run to run on this machine; the slope is what matters.');
     const resultsDir = join(repoRoot, 'bench/results');
     mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(join(resultsDir, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ durationS, rate, samples, slopeMiBPerHour, flat, errors, report }, null, 2));
-    if (!flat || rest.counts.errors + graphql.counts.errors > 0) process.exitCode = 1;
+    writeFileSync(join(resultsDir, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ durationS, rate, hostileMode, samples, slopeMiBPerHour, flat, errors, report, latencies: latencyReport, attacks: attacks.map(countsToJson) }, null, 2));
+    if (!flat || !withinBudget || rest.counts.errors + graphql.counts.errors + probe.errors > 0) process.exitCode = 1;
   } finally {
     await platform.stop();
     await killAll();
   }
+}
+
+interface LatencyRow {
+  kind: LatencyKind;
+  calm: LatencySummary | undefined;
+  hostile: LatencySummary | undefined;
+  ratioP50: number;
+  ratioP99: number;
+}
+
+function summarizeLatencies(latencies: Map<string, LatencyRecorder>): LatencyRow[] {
+  return (['REST', 'GraphQL', 'publish'] as const).map((kind) => {
+    const calm = latencies.get(`${kind}/calm`)?.summarize();
+    const hostile = latencies.get(`${kind}/hostile`)?.summarize();
+    const ratio = (under?: number, base?: number) => (under !== undefined && base ? under / base : Number.NaN);
+    return { kind, calm, hostile, ratioP50: ratio(hostile?.p50, calm?.p50), ratioP99: ratio(hostile?.p99, calm?.p99) };
+  });
+}
+
+function printLatencies(rows: LatencyRow[]): void {
+  const cell = (summary?: LatencySummary) => (summary ? `${summary.p50.toFixed(1)} / ${summary.p99.toFixed(1)}` : '-').padStart(17);
+  console.log('latency ms         calm p50 / p99   hostile p50 / p99   ratio p50   ratio p99');
+  for (const row of rows) {
+    const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : '-').padStart(11);
+    console.log(`${row.kind.padEnd(10)} ${cell(row.calm)}   ${cell(row.hostile)} ${ratio(row.ratioP50)} ${ratio(row.ratioP99)}`);
+  }
+}
+
+function printAttacks(phases: HostileClient['counts'][]): void {
+  const totals = new Map<string, Map<string, number>>();
+  for (const counts of phases) {
+    for (const [attack, { outcomes }] of counts) {
+      const total = totals.get(attack) ?? new Map<string, number>();
+      for (const [outcome, count] of outcomes) total.set(outcome, (total.get(outcome) ?? 0) + count);
+      totals.set(attack, total);
+    }
+  }
+  console.log('attacks (all hostile phases): attempts by outcome');
+  for (const [attack, outcomes] of totals) {
+    const attempts = [...outcomes.values()].reduce((sum, count) => sum + count, 0);
+    console.log(`  ${attack.padEnd(22)} ${String(attempts).padStart(7)}  ${[...outcomes].map(([outcome, count]) => `${outcome}: ${count}`).join(', ')}`);
+  }
+}
+
+function countsToJson(counts: HostileClient['counts']): Record<string, Record<string, number>> {
+  return Object.fromEntries([...counts].map(([attack, { outcomes }]) => [attack, Object.fromEntries(outcomes)]));
 }
 
 /**
