@@ -105,7 +105,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       maxConcurrent: database.dialect === 'sqlite' ? 2 : 4,
     });
     stoppers.push(() => ingest.drain());
-    const mqtt = await startMqtt({ store, clock, config, logger, ingest });
+    const mqtt = await startMqtt({ store, clock, config, logger, ingest, events });
     stoppers.push(() => mqtt.stop());
     startDataFeed({ events, mqtt, template: config.integrationTopic, logger });
     startCommandResponseMatcher({ store, events });

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { redactUrl } from '../config/parsers.js';
-import { authenticateMqttCredential, type IdentityDeps } from '../domain/identity/identity-service.js';
+import { authenticateMqttCredential, isMqttCredentialActive, type IdentityDeps } from '../domain/identity/identity-service.js';
 import type { IngestService } from '../ingest/ingest-service.js';
 import { EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { ExternalBroker } from '../mqtt/external-broker.js';
@@ -28,11 +28,16 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
       port: config.mqttPort,
       host: config.host,
       receiveMaximum: config.mqttReceiveMaximum,
+      maxPacketSize: config.mqttMaxPacketSize,
+      connectTimeoutMs: config.mqttConnectTimeoutS * 1000,
+      credentialRecheckMs: config.mqttCredentialRecheckS * 1000,
       feedTemplate: config.integrationTopic,
       logger,
       authenticate: (username, password) => authenticateMqttCredential(deps, username, password),
+      isCredentialActive: (username) => isMqttCredentialActive(deps, username),
       onUplink,
     });
+    deps.events?.on('mqttCredentialRevoked', ({ username }) => broker.disconnectCredential(username));
     try {
       await broker.start();
     } catch (error) {

@@ -41,6 +41,12 @@ export interface Config {
    * unacknowledged. Acknowledgements wait for the commit, so this bounds what waits in memory per gateway.
    */
   mqttReceiveMaximum: number;
+  /** Embedded broker: largest MQTT packet accepted (bytes), announced as MQTT 5 Maximum Packet Size. */
+  mqttMaxPacketSize: number;
+  /** Embedded broker: seconds a new connection has to complete its CONNECT. */
+  mqttConnectTimeoutS: number;
+  /** Embedded broker: how often connected clients' credentials are checked against the store (revocations made elsewhere). */
+  mqttCredentialRecheckS: number;
   restBasePath: string;
   graphqlPath: string;
   /** IANA zone for the local date-times of alert periods. */
@@ -83,6 +89,9 @@ const settings = {
   mqttUrl: { variable: 'MQTT_URL', fallback: undefined, read: parseMqttUrl },
   mqttPort: { variable: 'MQTT_PORT', fallback: '1883', read: parsePort },
   mqttReceiveMaximum: { variable: 'MQTT_RECEIVE_MAXIMUM', fallback: '32', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
+  mqttMaxPacketSize: { variable: 'MQTT_MAX_PACKET_SIZE', fallback: '262144', read: (name: string, raw: string) => parseInteger(name, raw, 1024, 268_435_455) },
+  mqttConnectTimeoutS: { variable: 'MQTT_CONNECT_TIMEOUT_S', fallback: '10', read: (name: string, raw: string) => parseInteger(name, raw, 1, 300) },
+  mqttCredentialRecheckS: { variable: 'MQTT_CREDENTIAL_RECHECK_S', fallback: '5', read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600) },
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
   alertTimeZone: { variable: 'ALERT_TIMEZONE', fallback: 'UTC', read: parseTimeZone },

@@ -16,6 +16,8 @@ export interface DomainEvents {
   alertChanged: AlertChanged;
   /** An API client was revoked on this instance: its tokens must stop working here at once. */
   apiClientRevoked: { clientId: string };
+  /** An MQTT credential was revoked on this instance: its live connections must close at once. */
+  mqttCredentialRevoked: { username: string };
 }
 
 export type DomainEventName = keyof DomainEvents;

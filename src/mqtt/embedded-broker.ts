@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { Logger } from '../app/logger.js';
 import { mayPublish, maySubscribe, type MqttPrincipal } from './access-rules.js';
+import { ClientIdOwners } from './client-id-owners.js';
 import type { MqttTransport, UplinkHandler } from './mqtt-transport.js';
 import { parseUplinkTopic } from './topics.js';
 
@@ -10,10 +11,18 @@ export interface EmbeddedBrokerOptions {
   host: string;
   /** MQTT 5 Receive Maximum announced in every CONNACK (unacknowledged QoS 1 uplinks per client). */
   receiveMaximum: number;
+  /** Largest packet accepted (bytes), announced as MQTT 5 Maximum Packet Size; larger ones close the connection. */
+  maxPacketSize: number;
+  /** Milliseconds a new connection has to complete its CONNECT. */
+  connectTimeoutMs: number;
+  /** How often connected clients' credentials are checked against the store (milliseconds). */
+  credentialRecheckMs: number;
   feedTemplate: string;
   logger: Logger;
   /** Checks a username and password against the store; undefined when they are wrong or revoked. */
   authenticate(username: string, password: string): Promise<MqttPrincipal | undefined>;
+  /** False once the credential is revoked or gone (revocations made by another instance or the CLI). */
+  isCredentialActive(username: string): Promise<boolean>;
   onUplink: UplinkHandler;
 }
 
@@ -25,12 +34,17 @@ export interface EmbeddedBrokerOptions {
  *
  * A refused publish closes a 3.1.1 connection; an MQTT 5 client gets a PUBACK with reason code 0x87 (Not
  * authorized) and stays connected. A refused subscription is granted 0x80 (3.1.1) or 0x87 (5).
+ *
+ * A client id belongs to the credential that first used it (`ClientIdOwners`); a revoked credential's clients
+ * are disconnected. Uplinks are never retained: the broker stores them, it does not keep them for subscribers.
  */
 export class EmbeddedBroker implements MqttTransport {
   readonly mode = 'embedded';
   private broker: Aedes | undefined;
   private server: Server | undefined;
   private readonly principals = new WeakMap<Client, MqttPrincipal>();
+  private readonly owners = new ClientIdOwners();
+  private recheckTimer: NodeJS.Timeout | undefined;
   port: number | undefined;
 
   constructor(private readonly options: EmbeddedBrokerOptions) {}
@@ -43,11 +57,15 @@ export class EmbeddedBroker implements MqttTransport {
       // An uplink is acknowledged only once committed, so each unacknowledged one waits in memory; MQTT 5 clients
       // keep to this many per connection. (aedes announces it and does not enforce it; 3.1.1 has no such limit.)
       receiveMaximum: options.receiveMaximum,
+      // aedes refuses a packet as soon as its fixed header announces more (before buffering the body).
+      maximumPacketSize: options.maxPacketSize,
+      connectTimeout: options.connectTimeoutMs,
       authenticate: (client, username, password, done) => {
         if (!username || !password) return done(authError('bad username or password', 4), false);
         options.authenticate(username, password.toString('utf8')).then(
           (principal) => {
             if (!principal) return done(authError('bad username or password', 4), false);
+            if (!this.owners.claim(client.id, principal.username)) return done(authError('client identifier in use by another credential', 2), false);
             this.principals.set(client, principal);
             done(null, true);
           },
@@ -61,6 +79,8 @@ export class EmbeddedBroker implements MqttTransport {
         const principal = client && this.principals.get(client);
         if (!client || !principal || !mayPublish(principal, packet.topic)) return done(new Error(`publish to ${packet.topic} is not allowed`));
         const topic = parseUplinkTopic(packet.topic)!;
+        // Uplinks are stored, never kept by the broker: a retained 1 MB uplink would otherwise live in memory.
+        packet.retain = false;
         options
           .onUplink({ topic: packet.topic, organizationId: topic.organizationId, gatewayTuid: topic.gatewayTuid, payload: packet.payload as Buffer, username: principal.username })
           .then(
@@ -79,7 +99,14 @@ export class EmbeddedBroker implements MqttTransport {
       },
     });
     broker.on('clientError', (client, error) => options.logger.debug({ clientId: client.id, err: error.message }, 'MQTT client error'));
+    broker.on('clientDisconnect', (client) => {
+      const principal = this.principals.get(client);
+      // A clean session ends with its connection; a takeover by the same credential already holds the id.
+      if (principal && client.clean && !internalsOf(broker).clients[client.id]) this.owners.release(client.id, principal.username);
+    });
     this.broker = broker;
+    this.recheckTimer = setInterval(() => void this.recheckCredentials(), options.credentialRecheckMs);
+    this.recheckTimer.unref();
     const server = createServer(broker.handle);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -93,7 +120,42 @@ export class EmbeddedBroker implements MqttTransport {
     this.port = typeof address === 'object' && address ? address.port : options.port;
   }
 
+  /**
+   * Closes every live connection of `username` (its credential was revoked) and frees its client ids, dropping
+   * their stored sessions so that the next owner does not inherit the revoked one's subscriptions.
+   */
+  disconnectCredential(username: string): void {
+    const broker = this.broker;
+    if (!broker) return;
+    for (const client of Object.values(internalsOf(broker).clients)) {
+      if (this.principals.get(client)?.username === username) client.close();
+    }
+    for (const clientId of this.owners.releaseAll(username)) {
+      internalsOf(broker).persistence.cleanSubscriptions({ id: clientId }).catch((error: unknown) => this.options.logger.warn({ err: error, clientId }, 'could not drop a revoked session'));
+    }
+  }
+
+  private async recheckCredentials(): Promise<void> {
+    const broker = this.broker;
+    if (!broker) return;
+    const usernames = new Set<string>();
+    for (const client of Object.values(internalsOf(broker).clients)) {
+      const username = this.principals.get(client)?.username;
+      if (username) usernames.add(username);
+    }
+    for (const username of usernames) {
+      try {
+        if (!(await this.options.isCredentialActive(username))) this.disconnectCredential(username);
+      } catch (error) {
+        // The store is unreachable: keep the connections (their uplinks fail on their own) and try again later.
+        this.options.logger.debug({ err: error }, 'MQTT credential recheck failed');
+        return;
+      }
+    }
+  }
+
   async stop(): Promise<void> {
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
     const server = this.server;
     const broker = this.broker;
     this.server = undefined;
@@ -115,6 +177,16 @@ export class EmbeddedBroker implements MqttTransport {
   async ping(): Promise<void> {
     if (!this.server?.listening) throw new Error('the embedded broker is not listening');
   }
+}
+
+/** What aedes has at run time and its type declarations leave out: the live clients by id, and its session store. */
+interface AedesInternals {
+  clients: Record<string, Client>;
+  persistence: { cleanSubscriptions(client: { id: string }): Promise<unknown> };
+}
+
+function internalsOf(broker: Aedes): AedesInternals {
+  return broker as unknown as AedesInternals;
 }
 
 /** MQTT 5 DISCONNECT reason code 0x89: the server is busy (here: the store did not take the message). */

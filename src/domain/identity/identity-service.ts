@@ -103,6 +103,13 @@ export async function createMqttCredential(
 export async function revokeMqttCredential(deps: IdentityDeps, input: { username: string; organizationId?: string }): Promise<void> {
   const revoked = await deps.store.mqttCredentials.revoke(input.username, deps.clock.now(), input.organizationId);
   if (!revoked) throw notFound(`No active MQTT credential named ${input.username}.`);
+  deps.events?.emit('mqttCredentialRevoked', { username: input.username });
+}
+
+/** True while the MQTT credential exists and is not revoked (a connected client's periodic recheck). */
+export async function isMqttCredentialActive(deps: IdentityDeps, username: string): Promise<boolean> {
+  const stored = await deps.store.mqttCredentials.getWithPasswordHash(username);
+  return stored !== undefined && stored.revokedAt === null;
 }
 
 async function requireOrganization(deps: IdentityDeps, organizationId: string): Promise<Organization> {
