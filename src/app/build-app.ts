@@ -100,6 +100,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       events,
       metrics,
       maxBatch: config.ingestBatchSize,
+      limits: { maxMessages: config.uplinkMaxMessages, maxMessageBytes: config.messageMaxBytes },
       // SQLite has one writer (a thread): a second batch waits in its queue, so it never idles while the event loop
       // gets to the answer of the first. PostgreSQL takes a few transactions at once from one instance.
       maxConcurrent: database.dialect === 'sqlite' ? 2 : 4,

@@ -67,6 +67,10 @@ export interface Config {
   rateLimitPerAddress: number;
   /** Most uplink records one store transaction writes (batches grow with load up to this). */
   ingestBatchSize: number;
+  /** Messages taken from one uplink payload; the excess is dead-lettered. */
+  uplinkMaxMessages: number;
+  /** Largest message stored (JSON bytes); a larger one is dead-lettered. */
+  messageMaxBytes: number;
   /** External broker: the platform's MQTT client id prefix (stable, so its persistent sessions survive restarts). */
   mqttClientId: string;
   /** External broker: consumer connections per instance in the shared subscription. */
@@ -105,6 +109,8 @@ const settings = {
   rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
   ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '2000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  uplinkMaxMessages: { variable: 'UPLINK_MAX_MESSAGES', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  messageMaxBytes: { variable: 'MESSAGE_MAX_BYTES', fallback: '65536', read: (name: string, raw: string) => parseInteger(name, raw, 256, 16_777_216) },
   mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
   mqttConsumers: { variable: 'MQTT_CONSUMERS', fallback: '8', read: (name: string, raw: string) => parseInteger(name, raw, 1, 64) },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },

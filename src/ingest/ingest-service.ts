@@ -1,7 +1,7 @@
 import type { Metrics } from '../app/metrics.js';
 import type { DomainEventBus } from '../domain/events.js';
 import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
-import { deadLetter, parseUplink, type UplinkSource } from './parse-uplink.js';
+import { deadLetter, defaultUplinkLimits, parseUplink, type UplinkLimits, type UplinkSource } from './parse-uplink.js';
 import { UplinkBatcher, type BatchCommitted } from './uplink-batcher.js';
 
 export interface IngestDeps {
@@ -14,6 +14,8 @@ export interface IngestDeps {
   maxConcurrent: number;
   /** Parsed records queued at most before further payloads wait unparsed (default: two batches). */
   maxQueued?: number;
+  /** Messages per payload and bytes per message (default: the defaults of UPLINK_MAX_MESSAGES, MESSAGE_MAX_BYTES). */
+  limits?: UplinkLimits;
 }
 
 /**
@@ -42,7 +44,7 @@ export class IngestService {
     }
     // Backpressure: when the store falls behind, the payload waits here unparsed and unacknowledged.
     await this.batcher.room();
-    const parsed = parseUplink(payload, from);
+    const parsed = parseUplink(payload, from, this.deps.limits ?? defaultUplinkLimits);
     this.deps.metrics.ingestReceived.inc(parsed.received);
     if (parsed.records.length === 0 && parsed.deadLetters.length === 0) return;
     await this.batcher.submit(parsed.records, parsed.deadLetters);

@@ -14,6 +14,16 @@ export interface UplinkSource {
   receivedAt: number;
 }
 
+/** Bounds on one payload, so one uplink cannot become a million rows or one huge row (issue 12, items 4 and 6). */
+export interface UplinkLimits {
+  /** Messages stored (or dead-lettered one by one) per payload; the excess is one dead letter. */
+  maxMessages: number;
+  /** Largest message stored, as JSON text in bytes; a larger one is dead-lettered. */
+  maxMessageBytes: number;
+}
+
+export const defaultUplinkLimits: UplinkLimits = { maxMessages: 1000, maxMessageBytes: 65_536 };
+
 export interface ParsedUplink {
   records: UplinkRecord[];
   deadLetters: DeadLetterRecord[];
@@ -29,7 +39,7 @@ const maxDeadLetterPayload = 64 * 1024;
  * checked leniently against the catalog: a readable envelope is enough to be stored (catalog rule breaks travel
  * along as flags); an unreadable one becomes a dead letter with the reason, as does a payload that is not JSON.
  */
-export function parseUplink(payload: Buffer | string, from: UplinkSource): ParsedUplink {
+export function parseUplink(payload: Buffer | string, from: UplinkSource, limits: UplinkLimits = defaultUplinkLimits): ParsedUplink {
   const text = typeof payload === 'string' ? payload : payload.toString('utf8');
   let parsed: unknown;
   try {
@@ -37,14 +47,25 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource): Parse
   } catch (error) {
     return { records: [], deadLetters: [deadLetter(from, `payload is not JSON: ${(error as Error).message}`, text)], received: 1 };
   }
-  const items = Array.isArray(parsed) ? parsed : [parsed];
+  const all = Array.isArray(parsed) ? parsed : [parsed];
+  const items = all.slice(0, limits.maxMessages);
   const records: UplinkRecord[] = [];
   const deadLetters: DeadLetterRecord[] = [];
+  if (all.length > items.length) {
+    // One dead letter for the whole excess: never retried, and it cannot multiply into a row per element.
+    const excess = `messages [${items.length}] to [${all.length - 1}]: the payload holds ${all.length} messages; at most ${limits.maxMessages} are taken (UPLINK_MAX_MESSAGES)`;
+    deadLetters.push(deadLetter(from, excess, serialize(all.slice(items.length)) ?? ''));
+  }
   items.forEach((item, index) => {
     const where = Array.isArray(parsed) ? `message [${index}]: ` : '';
     const itemText = serialize(item);
     if (itemText === undefined) {
       deadLetters.push(deadLetter(from, `${where}message is nested too deeply to store`, text));
+      return;
+    }
+    const size = Buffer.byteLength(itemText);
+    if (size > limits.maxMessageBytes) {
+      deadLetters.push(deadLetter(from, `${where}message is ${size} bytes; at most ${limits.maxMessageBytes} are stored (MESSAGE_MAX_BYTES)`, itemText));
       return;
     }
     const { errors, warnings } = validateUplink(item);
@@ -79,7 +100,7 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource): Parse
       receivedAt: from.receivedAt,
     });
   });
-  return { records, deadLetters, received: items.length };
+  return { records, deadLetters, received: all.length };
 }
 
 /**
