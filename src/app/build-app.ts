@@ -124,7 +124,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
     const limits = { perToken: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) };
     registerRest(http, { store, clock, events, config, clientTokens, mqtt, limits });
-    const sessions = new UserSessions({ store, clock, signingKeys });
+    const sessions = new UserSessions({ store, clock, signingKeys, events });
     const graphql = registerGraphql(http, { store, clock, events, config, sessions, mqtt, limits });
     await listen(http, config);
     stoppers.push(() => http.close());

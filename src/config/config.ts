@@ -49,6 +49,15 @@ export interface Config {
   mqttCredentialRecheckS: number;
   restBasePath: string;
   graphqlPath: string;
+  /** Live GraphQL subscriptions (WebSocket and SSE) one connection may hold, and one user across connections. */
+  graphqlSubscriptionsPerConnection: number;
+  graphqlSubscriptionsPerUser: number;
+  /** Items one subscription may have waiting for a slow reader; past it the connection is closed. */
+  graphqlSubscriptionQueue: number;
+  /** Bytes a live connection may have written but unsent; past it the connection is closed. */
+  graphqlSendBufferBytes: number;
+  /** How often live connections' sessions are checked against the store (sessions ended on other instances). */
+  graphqlSessionRecheckS: number;
   /** IANA zone for the local date-times of alert periods. */
   alertTimeZone: string;
   /** Silence, in seconds, after which a gateway / device connection-lost alert opens. */
@@ -98,6 +107,11 @@ const settings = {
   mqttCredentialRecheckS: { variable: 'MQTT_CREDENTIAL_RECHECK_S', fallback: '5', read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600) },
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
+  graphqlSubscriptionsPerConnection: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION', fallback: '100', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },
+  graphqlSubscriptionsPerUser: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_USER', fallback: '200', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  graphqlSubscriptionQueue: { variable: 'GRAPHQL_SUBSCRIPTION_QUEUE', fallback: '10000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  graphqlSendBufferBytes: { variable: 'GRAPHQL_SEND_BUFFER_BYTES', fallback: '4194304', read: (name: string, raw: string) => parseInteger(name, raw, 65_536, 1_073_741_824) },
+  graphqlSessionRecheckS: { variable: 'GRAPHQL_SESSION_RECHECK_S', fallback: '5', read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600) },
   alertTimeZone: { variable: 'ALERT_TIMEZONE', fallback: 'UTC', read: parseTimeZone },
   gatewayTimeoutS: { variable: 'GATEWAY_TIMEOUT_S', fallback: '900', read: positiveSeconds },
   deviceTimeoutS: { variable: 'DEVICE_TIMEOUT_S', fallback: '3600', read: positiveSeconds },

@@ -18,7 +18,12 @@ export interface DomainEvents {
   apiClientRevoked: { clientId: string };
   /** An MQTT credential was revoked on this instance: its live connections must close at once. */
   mqttCredentialRevoked: { username: string };
+  /** Sign-in sessions ended on this instance (logout, refresh token reuse, user deleted or role changed): their live streams end at once. */
+  sessionsEnded: { sessionIds: readonly string[]; reason: SessionEndReason };
 }
+
+/** Why a sign-in session ended, as stored with it. */
+export type SessionEndReason = 'logout' | 'refresh token reused' | 'user deleted' | 'role changed';
 
 export type DomainEventName = keyof DomainEvents;
 export type DomainListener<K extends DomainEventName> = (event: DomainEvents[K]) => void | Promise<void>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { unauthenticated } from '../errors.js';
+import type { DomainEventBus, SessionEndReason } from '../events.js';
 import { dummyPasswordHash } from './identity-service.js';
 import { audiences, signToken, verifyToken } from './jwt.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -37,7 +38,7 @@ export class UserSessions {
   private readonly sessionStates = new Map<string, { active: boolean; checkedAt: number }>();
   private readonly throttle: LoginThrottle;
 
-  constructor(private readonly deps: { store: Store; clock: Clock; signingKeys: SigningKeys }) {
+  constructor(private readonly deps: { store: Store; clock: Clock; signingKeys: SigningKeys; events: DomainEventBus }) {
     this.throttle = new LoginThrottle(deps.store.loginAttempts);
   }
 
@@ -110,10 +111,28 @@ export class UserSessions {
     return this.endSession(principal.sessionId, 'logout');
   }
 
-  /** Ends every session of a user (deleted); effective here at once, elsewhere within a second. */
-  async endSessionsOfUser(userId: string): Promise<void> {
-    const ended = await this.deps.store.sessions.endAllOfUser(userId, this.deps.clock.now(), 'user deleted');
+  /** Ends every session of a user (deleted, or given another role); effective here at once, elsewhere within a second. */
+  async endSessionsOfUser(userId: string, reason: 'user deleted' | 'role changed'): Promise<void> {
+    const ended = await this.deps.store.sessions.endAllOfUser(userId, this.deps.clock.now(), reason);
     for (const id of ended) this.markEnded(id);
+    if (ended.length > 0) this.deps.events.emit('sessionsEnded', { sessionIds: ended, reason });
+  }
+
+  /**
+   * Whether a session may still carry live streams, read from the store so that an end on another instance is
+   * seen: undefined while it is active, else why it ended ('expired' when its refresh lifetime ran out).
+   */
+  async endReasonOf(sessionId: string): Promise<string | undefined> {
+    const now = this.deps.clock.now();
+    const session = await this.deps.store.sessions.get(sessionId);
+    if (session && session.endedAt === null && session.expiresAt > now) return undefined;
+    this.markEnded(sessionId);
+    return session?.endReason ?? 'expired';
+  }
+
+  /** Throws UNAUTHENTICATED when the principal's session has ended (cached for a second, like verifyAccess). */
+  async assertSessionActive(principal: UserPrincipal): Promise<void> {
+    if (!(await this.isSessionActive(principal.sessionId, this.deps.clock.now()))) throw unauthenticated('The session has ended; sign in again.');
   }
 
   /** The user behind an access token; UNAUTHENTICATED when invalid, expired or its session has ended. */
@@ -161,9 +180,10 @@ export class UserSessions {
     };
   }
 
-  private async endSession(sessionId: string, reason: string): Promise<boolean> {
+  private async endSession(sessionId: string, reason: SessionEndReason): Promise<boolean> {
     const ended = await this.deps.store.sessions.end(sessionId, this.deps.clock.now(), reason);
     this.markEnded(sessionId);
+    this.deps.events.emit('sessionsEnded', { sessionIds: [sessionId], reason });
     return ended;
   }
 

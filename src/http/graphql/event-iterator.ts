@@ -1,14 +1,23 @@
 import type { DomainEventBus, DomainEventName, DomainEvents } from '../../domain/events.js';
 
-// A subscriber that reads slower than events arrive keeps at most this many; older ones are dropped, so one slow
-// client cannot grow the server's memory without bound.
-const maxBuffered = 1000;
+/** Where a subscription's events go: how many may wait for the reader, and what happens when more would. */
+export interface EventQueueBound {
+  readonly queueLimit: number;
+  overflowed(): void;
+}
 
 /**
  * An async iterator over a domain event for one GraphQL subscription: `select` turns each event into the items
  * this subscriber should see (often none: another organization's). Ends and unsubscribes when the client stops.
+ * A reader that falls `queueLimit` items behind is not buffered for without end, nor silently skipped: the
+ * iterator ends and `overflowed` tells the connection, which closes (the client reconnects and catches up).
  */
-export function iterateEvents<K extends DomainEventName, T>(bus: DomainEventBus, name: K, select: (event: DomainEvents[K]) => T[]): AsyncIterableIterator<T> {
+export function iterateEvents<K extends DomainEventName, T>(
+  bus: DomainEventBus,
+  name: K,
+  bound: EventQueueBound,
+  select: (event: DomainEvents[K]) => T[],
+): AsyncIterableIterator<T> {
   const buffer: T[] = [];
   let waiting: ((result: IteratorResult<T>) => void) | undefined;
   let done = false;
@@ -19,8 +28,11 @@ export function iterateEvents<K extends DomainEventName, T>(bus: DomainEventBus,
         const resolve = waiting;
         waiting = undefined;
         resolve({ value: item, done: false });
+      } else if (buffer.length >= bound.queueLimit) {
+        void finish();
+        bound.overflowed();
+        return;
       } else {
-        if (buffer.length >= maxBuffered) buffer.shift();
         buffer.push(item);
       }
     }

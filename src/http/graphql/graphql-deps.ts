@@ -4,6 +4,7 @@ import type { UserPrincipal } from '../../domain/identity/principal.js';
 import type { UserSessions } from '../../domain/identity/user-sessions.js';
 import type { MqttTransport } from '../../mqtt/mqtt-transport.js';
 import type { RateLimiter } from '../rate-limiter.js';
+import type { EventQueueBound } from './event-iterator.js';
 import type { RawJsonSplicer } from './raw-json.js';
 
 /** Everything the GraphQL transport and its resolvers use, handed over by the composition root. */
@@ -20,4 +21,6 @@ export interface GraphqlContext {
   deps: GraphqlDeps;
   /** Set when the transport can put stored JSON texts into its response unparsed (HTTP); see raw-json.ts. */
   rawJson?: RawJsonSplicer;
+  /** Set on WebSocket and SSE: the live connection a subscription's events are queued for (live-streams.ts). */
+  live?: EventQueueBound;
 }

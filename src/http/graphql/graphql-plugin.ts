@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getOperationAST, type DocumentNode } from 'graphql';
 import { parseRequestParams, type Request as GraphqlHttpRequest } from 'graphql-http';
 import { createHandler as createHttpHandler } from 'graphql-http/lib/use/fastify';
-import { createHandler as createSseHandler } from 'graphql-sse/lib/use/fastify';
 import { AppError } from '../../domain/errors.js';
 import type { UserPrincipal } from '../../domain/identity/principal.js';
 import { bearerToken } from '../rest/authenticate.js';
@@ -12,8 +11,10 @@ import { appErrorAsGraphql, formatGraphqlError } from './graphql-errors.js';
 import { CompiledExecution } from './compiled-execution.js';
 import { OperationPreparer } from './operation-preparer.js';
 import { RawJsonSplicer } from './raw-json.js';
+import { LiveStreams } from './live-streams.js';
 import { allResolvers } from './resolvers/all-resolvers.js';
 import { buildRoleSchemas } from './role-schemas.js';
+import { serveEventStream } from './sse-stream.js';
 import { attachWebSocketServer } from './websocket-server.js';
 
 declare module 'fastify' {
@@ -67,13 +68,19 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
     execute: (args) => compiled.execute(args),
     formatError,
   });
-  const sseHandler = createSseHandler({
-    onSubscribe: (request, params) => {
-      const prepared = onSubscribe(request.raw, params);
-      // graphql-sse takes refusals as an execution result (with `data`), not as a bare list of errors.
-      return (Array.isArray(prepared) ? { data: null, errors: prepared.map(formatError) } : prepared) as never;
+  const { config } = deps;
+  const live = new LiveStreams({
+    events: deps.events,
+    sessions: deps.sessions,
+    limits: {
+      perConnection: config.graphqlSubscriptionsPerConnection,
+      perUser: config.graphqlSubscriptionsPerUser,
+      queue: config.graphqlSubscriptionQueue,
+      recheckMs: config.graphqlSessionRecheckS * 1000,
     },
+    onError: (error) => app.log.warn({ err: error }, 'live stream session check failed'),
   });
+  const sse = { prepare: onSubscribe, formatError, live, sendBufferBytes: config.graphqlSendBufferBytes };
 
   app.decorateRequest('graphqlUser', undefined);
   app.decorateRequest('graphqlTokenProblem', undefined);
@@ -114,14 +121,15 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
       // Event streams never end by themselves: remember them, so a shutdown can end them and not wait forever.
       streams.add(reply.raw);
       reply.raw.once('close', () => streams.delete(reply.raw));
-      return sseHandler(request, reply);
+      return serveEventStream(request, reply, sse);
     },
   });
 
   const streams = new Set<import('node:http').ServerResponse>();
-  const webSockets = attachWebSocketServer(app, { ...deps, schemas, preparer, formatError });
+  const webSockets = attachWebSocketServer(app, { ...deps, schemas, preparer, formatError, live });
   return {
     async close() {
+      live.stop();
       for (const stream of streams) stream.end();
       await webSockets.close();
     },

@@ -1,47 +1,90 @@
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLError, GraphQLSchema } from 'graphql';
+import { GraphQLError, getOperationAST, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { AppError } from '../../domain/errors.js';
-import type { UserPrincipal } from '../../domain/identity/principal.js';
 import type { Audience } from './access.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
+import { appErrorAsGraphql } from './graphql-errors.js';
+import type { LiveConnection, LiveStreams } from './live-streams.js';
 import type { OperationPreparer } from './operation-preparer.js';
+
+interface SocketState {
+  live: LiveConnection;
+  /** Ids of this socket's running subscriptions, each holding a slot of the caps. */
+  subscriptions: Set<string>;
+}
 
 /**
  * GraphQL over WebSocket (`graphql-transport-ws`) on GRAPHQL_PATH, for subscriptions (queries and mutations work
  * too). The access token comes in `connectionParams` (`Authorization: Bearer …`, or `token`) or the upgrade
  * request's Authorization header; without a valid one the connection is refused (close code 4403).
+ *
+ * The connection belongs to the sign-in session: each subscribe is checked against the session as it is now, and
+ * when the session ends (logout, refresh token reuse, user deleted: 4401; role changed: 4403) the socket closes.
+ * Subscriptions are capped per connection and per user, and a reader that does not keep up (its unsent data over
+ * GRAPHQL_SEND_BUFFER_BYTES, or a subscription's queue full) is dropped rather than buffered for (live-streams.ts).
  */
 export function attachWebSocketServer(
   app: FastifyInstance,
-  deps: GraphqlDeps & { schemas: Record<Audience, GraphQLSchema>; preparer: OperationPreparer; formatError: (error: unknown) => unknown },
+  deps: GraphqlDeps & { schemas: Record<Audience, GraphQLSchema>; preparer: OperationPreparer; formatError: (error: unknown) => unknown; live: LiveStreams },
 ): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  const users = new WeakMap<object, UserPrincipal>();
-  const server = useServer<Record<string, unknown> | undefined, { request: { headers: Record<string, string | string[] | undefined> } }>(
+  const sockets = new WeakMap<object, SocketState>();
+  const sendBufferBytes = deps.config.graphqlSendBufferBytes;
+  const server = useServer<Record<string, unknown> | undefined, { socket: WebSocket; request: { headers: Record<string, string | string[] | undefined> } }>(
     {
       onConnect: async (ctx) => {
         const token = tokenFrom(ctx.connectionParams) ?? bearerFrom(ctx.extra.request.headers.authorization);
         if (!token) return false;
         try {
-          users.set(ctx, await deps.sessions.verifyAccess(token));
+          const principal = await deps.sessions.verifyAccess(token);
+          const socket = ctx.extra.socket;
+          const live = deps.live.open(principal, (why) => (why.slow ? socket.terminate() : socket.close(why.code, why.message)));
+          sockets.set(ctx, { live, subscriptions: new Set() });
           return true;
         } catch (error) {
           if (error instanceof AppError) return false;
           throw error;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
-        const principal = users.get(ctx);
+      onSubscribe: async (ctx, id, payload) => {
+        const state = sockets.get(ctx);
+        const principal = state?.live.principal;
         const prepared = deps.preparer.prepare(payload.query, principal?.role ?? 'anonymous');
         if (Array.isArray(prepared)) return prepared as readonly GraphQLError[];
         const { schema, document } = prepared as Exclude<typeof prepared, readonly unknown[]>;
-        const contextValue: GraphqlContext = { principal, deps };
-        return { schema, document, variableValues: payload.variables ?? undefined, operationName: payload.operationName ?? undefined, contextValue };
+        const operationName = payload.operationName ?? undefined;
+        if (state) {
+          try {
+            // Every operation is checked against the session as it is now; a subscription also takes a slot.
+            if (getOperationAST(document, operationName)?.operation === 'subscription') {
+              await deps.live.reserve(state.live);
+              state.subscriptions.add(id);
+            } else {
+              await deps.sessions.assertSessionActive(state.live.principal);
+            }
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            const { message, extensions } = appErrorAsGraphql(error);
+            return [new GraphQLError(message, { extensions })];
+          }
+        }
+        const contextValue: GraphqlContext = { principal, deps, live: state?.live };
+        return { schema, document, variableValues: payload.variables ?? undefined, operationName, contextValue };
+      },
+      onComplete: (ctx, id) => {
+        const state = sockets.get(ctx);
+        if (state?.subscriptions.delete(id)) deps.live.release(state.live);
+      },
+      onClose: (ctx) => {
+        const state = sockets.get(ctx);
+        if (state) deps.live.close(state.live);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => deps.formatError(error)) as never,
-      onNext: (_ctx, _id, _payload, _args, result) => {
+      onNext: (ctx, _id, _payload, _args, result) => {
+        const state = sockets.get(ctx);
+        if (state && ctx.extra.socket.bufferedAmount > sendBufferBytes) state.live.overflowed();
         if (!result.errors) return result;
         return { ...result, errors: result.errors.map((error) => deps.formatError(error)) } as never;
       },

@@ -42,12 +42,12 @@ export const adminResolvers = {
       const updated = await setUserRole(context.deps, manager, { userId: args.userId, role: roleEnum[args.role] ?? args.role });
       // Access tokens carry the role they were issued with: without this, a demoted Manager would keep Manager
       // rights until their token expires. The user signs in again and gets the new role.
-      if (before && before.role !== updated.role) await context.deps.sessions.endSessionsOfUser(args.userId);
+      if (before && before.role !== updated.role) await context.deps.sessions.endSessionsOfUser(args.userId, 'role changed');
       return updated;
     },
     deleteUser: async (_: unknown, args: { userId: string }, context: GraphqlContext) => {
       await deleteUser(context.deps, userOf(context), { userId: args.userId });
-      await context.deps.sessions.endSessionsOfUser(args.userId);
+      await context.deps.sessions.endSessionsOfUser(args.userId, 'user deleted');
       return true;
     },
     createApiClient: async (_: unknown, args: { name: string }, context: GraphqlContext) => {

@@ -1,9 +1,24 @@
 import { formatLocalDateTime } from '../../../domain/alerts/local-time.js';
 import { messageJsonWithGroup } from '../../../domain/messages/message-json.js';
 import { unassignedGroupId } from '../../../domain/messages/message-types.js';
-import { iterateEvents } from '../event-iterator.js';
+import type { StoredMessage } from '../../../domain/messages/message-types.js';
+import { iterateEvents, type EventQueueBound } from '../event-iterator.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { userOf } from './resolver-helpers.js';
+
+// Over plain HTTP there is no live connection (graphql-http refuses subscriptions); this bound is never reached.
+const unbounded: EventQueueBound = { queueLimit: Number.MAX_SAFE_INTEGER, overflowed: () => undefined };
+
+// Every subscriber of an organization sees the same stored message: parse it once, whatever their number.
+const parsed = new WeakMap<StoredMessage, unknown>();
+function messageValue(message: StoredMessage): unknown {
+  let value = parsed.get(message);
+  if (value === undefined) {
+    value = JSON.parse(messageJsonWithGroup(message.body, message.groupId)) as unknown;
+    parsed.set(message, value);
+  }
+  return value;
+}
 
 /**
  * Live data for signed-in users, fed by the domain events (SPEC section 4): every stored uplink of the caller's
@@ -15,7 +30,7 @@ export const subscriptionResolvers = {
       subscribe: (_: unknown, args: { tuid?: string | null; groupId?: string | null }, context: GraphqlContext) => {
         const { organizationId } = userOf(context);
         const group = args.groupId ?? undefined;
-        return iterateEvents(context.deps.events, 'messagesStored', ({ messages }) =>
+        return iterateEvents(context.deps.events, 'messagesStored', context.live ?? unbounded, ({ messages }) =>
           messages
             .filter(
               (m) =>
@@ -23,7 +38,7 @@ export const subscriptionResolvers = {
                 (args.tuid == null || m.tuid === args.tuid) &&
                 (group === undefined || (m.groupId ?? unassignedGroupId) === group),
             )
-            .map((m) => ({ messages: JSON.parse(messageJsonWithGroup(m.body, m.groupId)) as unknown })),
+            .map((m) => ({ messages: messageValue(m) })),
         );
       },
     },
@@ -31,7 +46,7 @@ export const subscriptionResolvers = {
       subscribe: (_: unknown, _args: unknown, context: GraphqlContext) => {
         const { organizationId } = userOf(context);
         const zone = context.deps.config.alertTimeZone;
-        return iterateEvents(context.deps.events, 'alertChanged', (event) =>
+        return iterateEvents(context.deps.events, 'alertChanged', context.live ?? unbounded, (event) =>
           event.organizationId !== organizationId
             ? []
             : [
