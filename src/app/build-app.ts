@@ -27,7 +27,7 @@ import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { bootstrapIfEmpty, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from './logger.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, observedGauge, type Metrics } from './metrics.js';
 import { startMqtt } from './start-mqtt.js';
 
 export interface AppOptions {
@@ -122,7 +122,11 @@ export async function startApp(options: AppOptions): Promise<App> {
     registerHealthRoutes(http, { checks, metrics });
     registerJwksRoutes(http, { signingKeys });
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
-    const limits = { perToken: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) };
+    const limits = { perCaller: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) };
+    observedGauge(metrics, 'thingdesk_rate_limiter_keys', 'Callers or addresses counted by a rate limiter this minute (at most 100000 each).', 'limiter', () => ({
+      caller: limits.perCaller.size,
+      address: limits.perAddress.size,
+    }));
     registerRest(http, { store, clock, events, config, clientTokens, mqtt, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
     const graphql = registerGraphql(http, { store, clock, events, config, sessions, mqtt, limits });

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The platform's Prometheus metrics, in a registry of its own (not prom-client's global one), so several
@@ -53,3 +53,16 @@ function counter(registry: Registry, name: string, help: string): Counter {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** A gauge read when Prometheus scrapes: `read` gives the current figure of each value of its one label. */
+export function observedGauge(metrics: Metrics, name: string, help: string, label: string, read: () => Record<string, number>): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: [label],
+    registers: [metrics.registry],
+    collect() {
+      for (const [value, figure] of Object.entries(read())) this.set({ [label]: value }, figure);
+    },
+  });
+}

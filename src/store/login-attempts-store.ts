@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from './schema.js';
 
 export type LoginAttemptsStore = ReturnType<typeof loginAttemptsStore>;
@@ -11,18 +11,29 @@ export interface LoginAttempts {
 
 export function loginAttemptsStore(db: Kysely<Schema>) {
   return {
-    async get(accountKey: string): Promise<LoginAttempts | undefined> {
-      const row = await db.selectFrom('login_attempts').selectAll().where('account_key', '=', accountKey).executeTakeFirst();
-      return row && { failures: row.failures, firstFailureAt: row.first_failure_at, blockedUntil: row.blocked_until };
-    },
-    async save(accountKey: string, attempts: LoginAttempts): Promise<void> {
-      await db
+    /**
+     * Counts one more attempt for the account in one statement, so concurrent attempts each get their own number:
+     * the count restarts when the window since the first attempt has passed, and a block that has run out is lifted.
+     */
+    async claim(accountKey: string, now: number, windowMs: number): Promise<LoginAttempts> {
+      const windowStart = now - windowMs;
+      const inWindow = sql<boolean>`login_attempts.first_failure_at > ${windowStart}`;
+      const row = await db
         .insertInto('login_attempts')
-        .values({ account_key: accountKey, failures: attempts.failures, first_failure_at: attempts.firstFailureAt, blocked_until: attempts.blockedUntil })
+        .values({ account_key: accountKey, failures: 1, first_failure_at: now, blocked_until: null })
         .onConflict((oc) =>
-          oc.column('account_key').doUpdateSet({ failures: attempts.failures, first_failure_at: attempts.firstFailureAt, blocked_until: attempts.blockedUntil }),
+          oc.column('account_key').doUpdateSet({
+            failures: sql<number>`case when ${inWindow} then login_attempts.failures + 1 else 1 end`,
+            first_failure_at: sql<number>`case when ${inWindow} then login_attempts.first_failure_at else ${now} end`,
+            blocked_until: sql<number | null>`case when login_attempts.blocked_until > ${now} then login_attempts.blocked_until else null end`,
+          }),
         )
-        .execute();
+        .returning(['failures', 'first_failure_at', 'blocked_until'])
+        .executeTakeFirstOrThrow();
+      return { failures: Number(row.failures), firstFailureAt: Number(row.first_failure_at), blockedUntil: row.blocked_until === null ? null : Number(row.blocked_until) };
+    },
+    async block(accountKey: string, until: number): Promise<void> {
+      await db.updateTable('login_attempts').set({ blocked_until: until }).where('account_key', '=', accountKey).execute();
     },
     async clear(accountKey: string): Promise<void> {
       await db.deleteFrom('login_attempts').where('account_key', '=', accountKey).execute();

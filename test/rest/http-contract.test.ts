@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { cleanupStores } from '../helpers/databases.js';
@@ -103,7 +104,7 @@ describe('REST contract for existing clients', () => {
 });
 
 describe('rate limits', () => {
-  test('per token: past the limit 429 with Retry-After and the error shape', async () => {
+  test('per caller: past the limit 429 with Retry-After and the error shape; all tokens of a client share it', async () => {
     const server = await startTestApp({ RATE_LIMIT_PER_TOKEN: '5', RATE_LIMIT_PER_ADDRESS: '1000' });
     try {
       const rest = new RestClient(server);
@@ -116,9 +117,31 @@ describe('rate limits', () => {
       assert.equal(limited.body.code, 'RATE_LIMITED');
       const retryAfter = Number(limited.headers.get('retry-after'));
       assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
-      // Another token of the same client has its own budget.
+      // Another token of the same client shares the budget: a client cannot multiply it by asking for tokens.
       const other = new RestClient(server);
-      assert.equal((await other.get('/things')).status, 200);
+      assert.equal((await other.get('/things')).status, 429);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('made-up tokens are never counted by caller: the limiter holds no key for them, only their address', async () => {
+    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '100000' });
+    try {
+      for (let i = 0; i < 200; i++) {
+        const token = randomBytes(10_000).toString('base64url');
+        const response = await fetch(server.url('/api/v1/things'), { headers: { authorization: `Bearer ${token}` } });
+        assert.equal(response.status, 401);
+      }
+      const graphql = await fetch(server.url(server.config.graphqlPath), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${randomBytes(10_000).toString('base64url')}` },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      assert.equal(graphql.status, 200);
+      const metrics = await (await fetch(server.url('/metrics'))).text();
+      assert.match(metrics, /thingdesk_rate_limiter_keys\{limiter="caller"\} 0\n/);
+      assert.match(metrics, /thingdesk_rate_limiter_keys\{limiter="address"\} 1\n/);
     } finally {
       await server.stop();
     }

@@ -7,7 +7,9 @@ export const loginThrottle = { maxFailures: 5, windowMs: 15 * 60_000, blockMs: 1
 /**
  * Throttles repeated failed sign-ins per account (organization name + e-mail, lower-cased), in the store so every
  * instance counts together. The key is what the caller typed, so an account that does not exist is throttled
- * exactly like one that does: the answer reveals nothing about existence.
+ * exactly like one that does: the answer reveals nothing about existence. An attempt is counted before its password
+ * is checked, in one atomic statement, so that however many guesses arrive at once, at most `maxFailures` of them
+ * per window reach the (costly) password check.
  */
 export class LoginThrottle {
   constructor(private readonly store: LoginAttemptsStore) {}
@@ -17,21 +19,20 @@ export class LoginThrottle {
     return JSON.stringify([organizationName.trim().toLowerCase(), email.trim().toLowerCase()]).slice(0, 600);
   }
 
-  /** Throws RATE_LIMITED while the account is blocked. */
-  async check(key: string, now: number): Promise<void> {
-    const attempts = await this.store.get(key);
-    if (attempts?.blockedUntil && attempts.blockedUntil > now) throw rateLimited(Math.ceil((attempts.blockedUntil - now) / 1000));
+  /**
+   * Takes one attempt for the account and returns its number in the window. Throws RATE_LIMITED while the account
+   * is blocked, or when this attempt is past the limit (concurrent guesses whose predecessors are still checked).
+   */
+  async claim(key: string, now: number): Promise<number> {
+    const attempts = await this.store.claim(key, now, loginThrottle.windowMs);
+    if (attempts.blockedUntil !== null) throw rateLimited(Math.ceil((attempts.blockedUntil - now) / 1000));
+    if (attempts.failures > loginThrottle.maxFailures) throw rateLimited(Math.ceil(loginThrottle.blockMs / 1000));
+    return attempts.failures;
   }
 
-  async recordFailure(key: string, now: number): Promise<void> {
-    const previous = await this.store.get(key);
-    const inWindow = previous && now - previous.firstFailureAt < loginThrottle.windowMs;
-    const failures = inWindow ? previous.failures + 1 : 1;
-    await this.store.save(key, {
-      failures,
-      firstFailureAt: inWindow ? previous.firstFailureAt : now,
-      blockedUntil: failures >= loginThrottle.maxFailures ? now + loginThrottle.blockMs : null,
-    });
+  /** The claimed attempt failed: the one that uses up the window's attempts blocks the account. */
+  async recordFailure(key: string, now: number, attempt: number): Promise<void> {
+    if (attempt >= loginThrottle.maxFailures) await this.store.block(key, now + loginThrottle.blockMs);
   }
 
   async recordSuccess(key: string): Promise<void> {

@@ -50,12 +50,12 @@ export class UserSessions {
   async login(input: { email: string; password: string; organizationName: string }): Promise<TokenPair & { organizationId: string }> {
     const now = this.deps.clock.now();
     const key = LoginThrottle.key(input.organizationName, input.email);
-    await this.throttle.check(key, now);
+    const attempt = await this.throttle.claim(key, now);
     const organization = await this.deps.store.organizations.getByName(input.organizationName.trim());
     const user = organization && (await this.deps.store.users.getWithPasswordHashByEmail(organization.id, input.email.trim()));
     const passwordMatches = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
     if (!organization || !user || !passwordMatches) {
-      await this.throttle.recordFailure(key, now);
+      await this.throttle.recordFailure(key, now, attempt);
       throw loginFailed();
     }
     await this.throttle.recordSuccess(key);

@@ -12,7 +12,8 @@ export interface GraphqlDeps extends DomainDeps {
   config: Config;
   sessions: UserSessions;
   mqtt: MqttTransport;
-  limits: { perToken: RateLimiter; perAddress: RateLimiter };
+  /** Requests per minute per verified caller (API client or user) and per client address. */
+  limits: { perCaller: RateLimiter; perAddress: RateLimiter };
 }
 
 /** Per operation: who calls (undefined when not signed in) and the collaborators. */

@@ -167,14 +167,17 @@ function mutationOverGet() {
   return [JSON.stringify(body), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': 'application/json; charset=utf-8' } }];
 }
 
-/** Rate limits, then the caller from `Authorization: Bearer`; a bad token leaves the caller anonymous. */
+/**
+ * Rate limits per address, then the caller from `Authorization: Bearer` (rate limited per user); a bad token
+ * leaves the caller anonymous and counts only against its address.
+ */
 async function authenticate(request: FastifyRequest, deps: GraphqlDeps): Promise<void> {
   deps.limits.perAddress.hit(request.ip);
   const token = bearerToken(request);
   if (token === undefined) return;
-  deps.limits.perToken.hit(token);
   try {
     request.graphqlUser = await deps.sessions.verifyAccess(token);
+    deps.limits.perCaller.hit(`user:${request.graphqlUser.userId}`);
   } catch (error) {
     // refreshToken and login must work with an expired access token still in the header; everything else
     // then fails with UNAUTHENTICATED naming why the token was refused.

@@ -19,14 +19,15 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Rate limits (per address always, per token when one is sent), then authenticates the client. Runs as an
- * onRequest hook, so an unauthenticated request costs no body parsing.
+ * Rate limits per address, authenticates the client, then rate limits per client. Counting a token before it is
+ * verified would let anyone fill the limiter with made-up tokens, so an unverified token counts only against its
+ * address. Runs as an onRequest hook, so an unauthenticated request costs no body parsing.
  */
 export async function limitAndAuthenticate(request: FastifyRequest, deps: RestDeps, requireToken: boolean): Promise<void> {
   deps.limits.perAddress.hit(request.ip);
-  const token = bearerToken(request);
-  if (token !== undefined) deps.limits.perToken.hit(token);
   if (!requireToken) return;
+  const token = bearerToken(request);
   if (token === undefined) throw unauthenticated('Send a client token as Authorization: Bearer <token>.');
   request.client = await deps.clientTokens.verify(token);
+  deps.limits.perCaller.hit(`client:${request.client.clientId}`);
 }

@@ -9,5 +9,6 @@ export interface RestDeps extends DomainDeps {
   config: Config;
   clientTokens: ClientTokens;
   mqtt: MqttTransport;
-  limits: { perToken: RateLimiter; perAddress: RateLimiter };
+  /** Requests per minute per verified caller (API client or user) and per client address. */
+  limits: { perCaller: RateLimiter; perAddress: RateLimiter };
 }
