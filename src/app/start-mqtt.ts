@@ -31,6 +31,8 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
       maxPacketSize: config.mqttMaxPacketSize,
       connectTimeoutMs: config.mqttConnectTimeoutS * 1000,
       credentialRecheckMs: config.mqttCredentialRecheckS * 1000,
+      authFailures: { perUsername: config.mqttAuthFailuresPerUsername, perAddress: config.mqttAuthFailuresPerAddress, windowMs: 60_000 },
+      now: () => deps.clock.now(),
       feedTemplate: config.integrationTopic,
       logger,
       authenticate: (username, password) => authenticateMqttCredential(deps, username, password),

@@ -47,6 +47,9 @@ export interface Config {
   mqttConnectTimeoutS: number;
   /** Embedded broker: how often connected clients' credentials are checked against the store (revocations made elsewhere). */
   mqttCredentialRecheckS: number;
+  /** Embedded broker: failed authentications per username and per client address within a minute, before CONNECTs are refused unchecked. */
+  mqttAuthFailuresPerUsername: number;
+  mqttAuthFailuresPerAddress: number;
   restBasePath: string;
   graphqlPath: string;
   /** Live GraphQL subscriptions (WebSocket and SSE) one connection may hold, and one user across connections. */
@@ -105,6 +108,8 @@ const settings = {
   mqttMaxPacketSize: { variable: 'MQTT_MAX_PACKET_SIZE', fallback: '262144', read: (name: string, raw: string) => parseInteger(name, raw, 1024, 268_435_455) },
   mqttConnectTimeoutS: { variable: 'MQTT_CONNECT_TIMEOUT_S', fallback: '10', read: (name: string, raw: string) => parseInteger(name, raw, 1, 300) },
   mqttCredentialRecheckS: { variable: 'MQTT_CREDENTIAL_RECHECK_S', fallback: '5', read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600) },
+  mqttAuthFailuresPerUsername: { variable: 'MQTT_AUTH_FAILURES_PER_USERNAME', fallback: '10', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  mqttAuthFailuresPerAddress: { variable: 'MQTT_AUTH_FAILURES_PER_ADDRESS', fallback: '30', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
   graphqlSubscriptionsPerConnection: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION', fallback: '100', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },

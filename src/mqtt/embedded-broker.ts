@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { Logger } from '../app/logger.js';
 import { mayPublish, maySubscribe, type MqttPrincipal } from './access-rules.js';
+import { AuthThrottle, type AuthThrottleLimits } from './auth-throttle.js';
 import { ClientIdOwners } from './client-id-owners.js';
 import type { MqttTransport, UplinkHandler } from './mqtt-transport.js';
 import { parseUplinkTopic } from './topics.js';
@@ -17,6 +18,9 @@ export interface EmbeddedBrokerOptions {
   connectTimeoutMs: number;
   /** How often connected clients' credentials are checked against the store (milliseconds). */
   credentialRecheckMs: number;
+  /** Failed authentications allowed per username and per address within a window, before CONNECTs are refused unchecked. */
+  authFailures: AuthThrottleLimits;
+  now: () => number;
   feedTemplate: string;
   logger: Logger;
   /** Checks a username and password against the store; undefined when they are wrong or revoked. */
@@ -44,10 +48,13 @@ export class EmbeddedBroker implements MqttTransport {
   private server: Server | undefined;
   private readonly principals = new WeakMap<Client, MqttPrincipal>();
   private readonly owners = new ClientIdOwners();
+  private readonly throttle: AuthThrottle;
   private recheckTimer: NodeJS.Timeout | undefined;
   port: number | undefined;
 
-  constructor(private readonly options: EmbeddedBrokerOptions) {}
+  constructor(private readonly options: EmbeddedBrokerOptions) {
+    this.throttle = new AuthThrottle(options.authFailures, options.now);
+  }
 
   async start(): Promise<void> {
     const { options } = this;
@@ -62,9 +69,16 @@ export class EmbeddedBroker implements MqttTransport {
       connectTimeout: options.connectTimeoutMs,
       authenticate: (client, username, password, done) => {
         if (!username || !password) return done(authError('bad username or password', 4), false);
+        const address = client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : 'unknown';
+        // Refused before the password is checked: CONNACK 5 (3.1.1) / 0x87 Not authorized (5).
+        if (this.throttle.isBlocked(username, address)) return done(authError('too many failed authentications; retry later', 5), false);
         options.authenticate(username, password.toString('utf8')).then(
           (principal) => {
-            if (!principal) return done(authError('bad username or password', 4), false);
+            if (!principal) {
+              this.throttle.recordFailure(username, address);
+              return done(authError('bad username or password', 4), false);
+            }
+            this.throttle.recordSuccess(username);
             if (!this.owners.claim(client.id, principal.username)) return done(authError('client identifier in use by another credential', 2), false);
             this.principals.set(client, principal);
             done(null, true);
