@@ -74,7 +74,12 @@ export async function startApp(options: AppOptions): Promise<App> {
   const metrics = createMetrics();
   const events = new DomainEventBus((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
 
-  const database = await openStore(config.databaseUrl);
+  // Migrations may take longer than a request may wait: on PostgreSQL they run on connections without the timeout.
+  if (!config.databaseUrl.startsWith('file:')) {
+    const unbounded = await openStore(config.databaseUrl);
+    await migrateToLatest(unbounded).finally(() => unbounded.close());
+  }
+  const database = await openStore(config.databaseUrl, config.storeTimeoutMs);
   // Stopped in reverse order of starting: HTTP, then MQTT, then the ingest queue, then the store.
   const stoppers: (() => Promise<void>)[] = [() => database.close()];
   const stop = async () => {
@@ -144,10 +149,10 @@ export async function startApp(options: AppOptions): Promise<App> {
   }
 }
 
-async function openStore(url: string): Promise<Database> {
+async function openStore(url: string, queryTimeoutMs?: number): Promise<Database> {
   let database: Database | undefined;
   try {
-    database = await openDatabase(url);
+    database = await openDatabase(url, { queryTimeoutMs });
     await database.ping();
     return database;
   } catch (error) {

@@ -77,6 +77,8 @@ export interface Config {
   /** Requests per minute allowed per token and per client address. */
   rateLimitPerToken: number;
   rateLimitPerAddress: number;
+  /** PostgreSQL: the longest one store statement may take before the request fails with 503 (milliseconds). */
+  storeTimeoutMs: number;
   /** Most uplink records one store transaction writes (batches grow with load up to this). */
   ingestBatchSize: number;
   /** Messages taken from one uplink payload; the excess is dead-lettered. */
@@ -127,6 +129,7 @@ const settings = {
   logLevel: { variable: 'LOG_LEVEL', fallback: 'info', read: (name: string, raw: string) => parseChoice(name, raw, logLevels) },
   rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
+  storeTimeoutMs: { variable: 'STORE_TIMEOUT_MS', fallback: '10000', read: (name: string, raw: string) => parseInteger(name, raw, 100, 600_000) },
   ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '2000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   uplinkMaxMessages: { variable: 'UPLINK_MAX_MESSAGES', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   messageMaxBytes: { variable: 'MESSAGE_MAX_BYTES', fallback: '65536', read: (name: string, raw: string) => parseInteger(name, raw, 256, 16_777_216) },

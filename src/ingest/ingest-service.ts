@@ -47,7 +47,11 @@ export class IngestService {
     const parsed = parseUplink(payload, from, this.deps.limits ?? defaultUplinkLimits);
     this.deps.metrics.ingestReceived.inc(parsed.received);
     if (parsed.records.length === 0 && parsed.deadLetters.length === 0) return;
-    await this.batcher.submit(parsed.records, parsed.deadLetters);
+    await this.batcher.submit(parsed.records, parsed.deadLetters, (error) => {
+      const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+      const why = error instanceof Error ? error.message : String(error);
+      return deadLetter(from, `the store refused this payload (${why.slice(0, 200)}); it is kept here and not retried`, text);
+    });
   }
 
   /** Waits for queued payloads to be written (graceful shutdown). */

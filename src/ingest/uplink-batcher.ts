@@ -1,9 +1,15 @@
 import type { DeadLetterRecord, IngestBatchResult, UplinkRecord } from '../domain/messages/message-types.js';
 import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
+import { isStoreUnavailable } from '../store/store-unavailable.js';
 
 export interface BatcherOptions {
   /** Most records (messages + dead letters) one transaction writes; a single larger payload is written alone. */
   maxBatch: number;
+  /**
+   * Most JSON text one transaction carries (bytes, roughly): with large messages, the batch is cut by size before
+   * count, so the SQLite writer thread's heap holds any batch. Default 16 MiB.
+   */
+  maxBatchBytes?: number;
   /** Transactions in flight at once: 1 for SQLite (one writer), a few for PostgreSQL. */
   maxConcurrent: number;
   /**
@@ -17,6 +23,10 @@ export interface BatcherOptions {
 interface Pending {
   records: readonly UplinkRecord[];
   deadLetters: readonly DeadLetterRecord[];
+  /** Length of the JSON texts it carries. */
+  bytes: number;
+  /** What is stored instead when this payload alone fails to be written for a reason other than an outage. */
+  poisoned?: (error: unknown) => DeadLetterRecord;
   queuedAt: number;
   resolve(): void;
   reject(error: unknown): void;
@@ -36,7 +46,12 @@ export interface BatchCommitted {
  * Group commit for uplinks. Payloads queue while the writer is busy and go out together in the next transaction,
  * so batches grow with load (bounded by `maxBatch`) and an idle platform writes at once: latency is at most one
  * running transaction plus one's own. A payload's promise resolves only after its transaction committed, which is
- * when the broker may acknowledge it; if the transaction fails, every payload in it is rejected (and not acked).
+ * when the broker may acknowledge it.
+ *
+ * A transaction that fails because the store cannot be reached rejects every payload in it (none is acknowledged;
+ * gateways send them again). One that fails for another reason is a payload the store refuses (a poison uplink):
+ * the payloads are then written one by one, and one that fails alone is stored as a dead letter with the reason,
+ * so it is acknowledged once and never retried forever, and the rest commit as usual.
  */
 export class UplinkBatcher {
   private readonly queue: Pending[] = [];
@@ -64,13 +79,14 @@ export class UplinkBatcher {
     return new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
-  /** Queues one payload's records; resolves once they are committed. */
-  submit(records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]): Promise<void> {
+  /** Queues one payload's records; resolves once they (or, should they fail alone, `poisoned`'s dead letter) are committed. */
+  submit(records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[], poisoned?: (error: unknown) => DeadLetterRecord): Promise<void> {
     const size = records.length + deadLetters.length;
     this.queuedRecords += size;
     this.recordsPerPayload = 0.9 * this.recordsPerPayload + 0.1 * Math.max(1, size);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ records, deadLetters, queuedAt: this.now(), resolve, reject });
+      const bytes = records.reduce((sum, r) => sum + r.body.length, 0) + deadLetters.reduce((sum, d) => sum + d.payload.length, 0);
+      this.queue.push({ records, deadLetters, bytes, poisoned, queuedAt: this.now(), resolve, reject });
       this.schedule();
     });
   }
@@ -105,30 +121,57 @@ export class UplinkBatcher {
   private async writeNext(): Promise<void> {
     const batch: Pending[] = [];
     let size = 0;
+    let bytes = 0;
+    const maxBytes = this.options.maxBatchBytes ?? 16 * 1024 * 1024;
     while (this.queue.length > 0) {
       const next = this.queue[0]!;
       const nextSize = next.records.length + next.deadLetters.length;
-      if (batch.length > 0 && size + nextSize > this.options.maxBatch) break;
+      if (batch.length > 0 && (size + nextSize > this.options.maxBatch || bytes + next.bytes > maxBytes)) break;
       batch.push(this.queue.shift()!);
       size += nextSize;
+      bytes += next.bytes;
     }
     this.queuedRecords -= size;
     this.admitWaiting();
     this.running += 1;
-    const started = this.now();
     try {
-      const result = await this.commit(
-        batch.flatMap((p) => p.records),
-        batch.flatMap((p) => p.deadLetters),
-      );
-      const finished = this.now();
-      this.onCommitted({ result, size, commitMs: finished - started, maxLatencyMs: finished - Math.min(...batch.map((p) => p.queuedAt)) });
-      for (const pending of batch) pending.resolve();
+      await this.write(batch, batch.flatMap((p) => p.records), batch.flatMap((p) => p.deadLetters));
     } catch (error) {
-      for (const pending of batch) pending.reject(error);
+      if (isStoreUnavailable(error)) for (const pending of batch) pending.reject(error);
+      else await this.isolate(batch, error);
     } finally {
       this.running -= 1;
       if (this.queue.length > 0) this.schedule();
     }
   }
+
+  private async write(batch: readonly Pending[], records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]): Promise<void> {
+    const started = this.now();
+    const result = await this.commit(records, deadLetters);
+    const finished = this.now();
+    const size = records.length + deadLetters.length;
+    this.onCommitted({ result, size, commitMs: finished - started, maxLatencyMs: finished - Math.min(...batch.map((p) => p.queuedAt)) });
+    for (const pending of batch) pending.resolve();
+  }
+
+  /** Writes a failed batch's payloads one by one; one that fails alone becomes its dead letter. */
+  private async isolate(batch: readonly Pending[], batchError: unknown): Promise<void> {
+    for (const pending of batch) {
+      let error = batchError;
+      if (batch.length > 1) {
+        try {
+          await this.write([pending], pending.records, pending.deadLetters);
+          continue;
+        } catch (thrown) {
+          error = thrown;
+        }
+      }
+      if (isStoreUnavailable(error) || !pending.poisoned) {
+        pending.reject(error);
+        continue;
+      }
+      await this.write([pending], [], [pending.poisoned(error)]).catch((thrown: unknown) => pending.reject(thrown));
+    }
+  }
+
 }

@@ -27,9 +27,18 @@ export interface Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
+export interface OpenOptions {
+  /**
+   * PostgreSQL: the longest a statement may take, on the server (statement_timeout) and on the client (a stalled
+   * server or network), before it fails as unavailable (503). Unset: no bound (migrations, the CLI).
+   * SQLite runs in-process; its only wait is for the write lock, bounded by busy_timeout (5 s).
+   */
+  queryTimeoutMs?: number;
+}
+
 /** Opens the store named by a `file:` or `postgres://` URL (already validated by the configuration). */
-export async function openDatabase(url: string): Promise<Database> {
-  return url.startsWith('file:') ? openSqlite(url.slice('file:'.length)) : openPostgres(url);
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
+  return url.startsWith('file:') ? openSqlite(url.slice('file:'.length)) : openPostgres(url, options);
 }
 
 function openSqlite(path: string): Database {
@@ -96,11 +105,22 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, options: OpenOptions): Database {
   // Outages fail fast and heal by themselves: a connection that cannot be made in 5 s fails the request (503, see
-  // isStoreUnavailable) instead of hanging; TCP keep-alive notices a server that vanished without closing its
-  // sockets; idle connections are dropped after 10 s, so few stale ones remain after a restart.
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+  // isStoreUnavailable) instead of hanging, and so does a query unanswered within the timeout (a stalled server);
+  // the server gives up the statement at the same time, so the connection is usable again. TCP keep-alive notices a
+  // server that vanished without closing its sockets; idle connections are dropped after 10 s, so few stale ones
+  // remain after a restart.
+  const timeout = options.queryTimeoutMs;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 10_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(timeout === undefined ? {} : { query_timeout: timeout, statement_timeout: timeout }),
+  });
   // An idle client that loses its server (restart, network) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor a checked-out one (a transaction, an ingest batch): node-postgres emits 'error' on it besides failing its

@@ -9,6 +9,7 @@ export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private isCut = false;
+  private isStalled = false;
   /** Connections accepted so far (a reconnect after a cut shows up here). */
   accepted = 0;
 
@@ -66,6 +67,20 @@ export class TcpProxy {
     await this.listen();
   }
 
+  /**
+   * The server "hangs" (stopped process, network black hole): connections stay open and new ones are accepted,
+   * but nothing is forwarded either way until `unstall()`.
+   */
+  stall(): void {
+    this.isStalled = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
+  unstall(): void {
+    this.isStalled = false;
+    for (const socket of this.sockets) socket.resume();
+  }
+
   /** Destroys every connection and stops listening. */
   async close(): Promise<void> {
     await this.cut();
@@ -113,5 +128,9 @@ export class TcpProxy {
     upstream.setNoDelay(true);
     client.pipe(upstream);
     upstream.pipe(client);
+    if (this.isStalled) {
+      client.pause();
+      upstream.pause();
+    }
   }
 }

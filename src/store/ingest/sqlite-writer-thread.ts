@@ -10,7 +10,8 @@ import type { WriterRequest, WriterResponse, WriterStart } from './sqlite-writer
  * that registers tsx and then imports the .ts source.
  */
 function startWorker(workerData: WriterStart): Worker {
-  // The thread holds at most a couple of batches: a small heap keeps its share of the RSS budget small.
+  // The thread holds at most a couple of batches, each at most 16 MiB of JSON (uplink-batcher.ts) from payloads of
+  // at most UPLINK_MAX_MESSAGES messages: a small heap holds them and keeps its share of the RSS budget small.
   const resourceLimits = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
   const self = import.meta.url;
   if (!self.endsWith('.ts')) return new Worker(new URL('./sqlite-writer-worker.js', self), { workerData, resourceLimits });
