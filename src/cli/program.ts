@@ -7,6 +7,7 @@ import { registerKeysCommands } from './commands/keys-commands.js';
 import { registerMigrateCommand } from './commands/migrate-command.js';
 import { registerMqttCredentialCommands } from './commands/mqtt-credential-commands.js';
 import { registerOrgCommands } from './commands/org-commands.js';
+import { registerThingCommands } from './commands/thing-commands.js';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerSimulateCommand } from './commands/simulate-command.js';
 import { registerUserCommands } from './commands/user-commands.js';
@@ -27,6 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerUserCommands(program, io);
   registerClientCommands(program, io);
   registerMqttCredentialCommands(program, io);
+  registerThingCommands(program, io);
   registerKeysCommands(program, io);
   registerSimulateCommand(program, io);
   try {

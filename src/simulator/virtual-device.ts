@@ -36,6 +36,13 @@ export interface VirtualDeviceOptions {
   startedAt?: number;
 }
 
+/**
+ * The event of a scheduled (time-based) report. Real devices send an event on every message; the seed shows 10 on
+ * the periodic battery report (1110) and leaves the event of other reports unshown, so the simulator uses 10, the
+ * time-based report event, on every report it sends on schedule (docs/decisions.md).
+ */
+export const timedReportEvent = 10;
+
 const batteryEvery = 10;
 const neighbourEvery = 5;
 const orientationEvery = 5;
@@ -95,7 +102,8 @@ export class VirtualDevice {
   /**
    * The messages of the device's next report, or [] when it is not due. The first report starts with system info
    * (1100, event 11), battery (event 10) and location; later ones carry weather and hall every time (as the 12200
-   * modes allow), battery every 10th, a 1202 neighbour every 5th and orientation or leakage when enabled.
+   * modes allow), battery every 10th, a 1202 neighbour every 5th and orientation or leakage when enabled. Every
+   * message of a scheduled report carries an event (`timedReportEvent` unless its id has its own).
    */
   nextMessages(now: number): DeviceUplink[] {
     if (!this.isDue(now)) return [];
@@ -122,7 +130,7 @@ export class VirtualDevice {
     this.sensors.drainBattery(messages.length);
     this.cycle += 1;
     if (this.ownSchedule) this.nextDueAt = now + config.reportInterval * 1000;
-    return messages;
+    return messages.map((message) => ('tsmEv' in message ? message : { ...message, tsmEv: timedReportEvent }));
   }
 
   /**

@@ -13,6 +13,7 @@ import { cleanupStores, createPostgresUrl, postgresSkipReason } from '../helpers
 import { eventually } from '../helpers/mqtt-clients.js';
 import { errorCodes, GraphqlClient } from '../helpers/graphql-client.js';
 import { RestClient } from '../helpers/rest-client.js';
+import { startFleet, type FleetHandle } from '../../src/simulator/fleet.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestApp, testBootstrap, type TestApp } from '../helpers/test-app.js';
 
@@ -211,6 +212,42 @@ describe('store stall (PostgreSQL hangs without closing its connections)', { ski
       assert.equal((await rest.post('/groups', { group_id: 'after-stall' })).status, 200);
     } finally {
       proxy.unstall();
+      await server?.stop();
+      await proxy.close();
+    }
+  });
+});
+
+describe('simulated fleet across a store outage', { skip: postgresSkipReason }, () => {
+  test('the simulator reconnects through the "server unavailable" CONNACKs of an outage and resumes by itself (issue 12 item 10)', { timeout: 60_000 }, async () => {
+    const databaseUrl = await createPostgresUrl();
+    const proxy = await TcpProxy.forUrl(databaseUrl, 5432);
+    let server: TestApp | undefined;
+    let fleet: FleetHandle | undefined;
+    try {
+      server = await startTestApp({ DATABASE_URL: proxy.proxiedUrl(databaseUrl), STORE_TIMEOUT_MS: '1000' });
+      fleet = await startFleet({
+        url: server.mqttUrl,
+        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+        organizationId: 'acme',
+        gateways: 3,
+        devices: 6,
+        rate: 60,
+        tuidPrefix: `RS${randomBytes(2).toString('hex').toUpperCase()}`,
+        drainTimeoutMs: 1000,
+      });
+      const running = fleet;
+      await eventually(() => (running.progress().messagesAcked >= 30 ? true : undefined), 15_000, 'acknowledgements before the outage');
+
+      await proxy.cut();
+      // Long enough for every gateway to be disconnected (its publish could not be stored) and refused on reconnect.
+      await sleep(4000);
+      const ackedDuringOutage = running.progress().messagesAcked;
+      await proxy.restore();
+      await eventually(() => (running.progress().messagesAcked >= ackedDuringOutage + 60 ? true : undefined), 30_000, 'the fleet to resume after the outage');
+    } finally {
+      await fleet?.stop();
       await server?.stop();
       await proxy.close();
     }

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createMqttCredential as addMqttCredential, createOrganization } from '../../src/domain/identity/identity-service.js';
 import { cleanupStores, storeTargets } from '../helpers/databases.js';
 import { GraphqlClient } from '../helpers/graphql-client.js';
 import { assertBadInput, assertGraphqlError, dataOf, signInAs } from '../helpers/graphql-users.js';
@@ -160,7 +161,17 @@ for (const target of storeTargets) {
 
     test('createMqttCredential: a taken username is CONFLICT, a bad one BAD_USER_INPUT; an unknown kind fails validation', async () => {
       await manager.request(createMqttCredential, { kind: 'GATEWAY', username: 'taken-name' });
-      assertGraphqlError(await manager.request(createMqttCredential, { kind: 'INTEGRATION', username: 'taken-name' }), 'CONFLICT', 'An MQTT credential named taken-name already exists.');
+      const taken = 'The MQTT username taken-name is not available: usernames are unique across the platform. Choose another, or leave it out to get a generated one.';
+      assertGraphqlError(await manager.request(createMqttCredential, { kind: 'INTEGRATION', username: 'taken-name' }), 'CONFLICT', taken);
+      // Held by another organization: the very same answer, which names nobody (issue 12 item 15).
+      const deps = { store: server.app.store, clock: server.app.clock };
+      const other = await createOrganization(deps, { name: 'Elsewhere', id: 'elsewhere' });
+      await addMqttCredential(deps, { organizationId: other.id, kind: 'gateway', username: 'elsewhere-name' });
+      assertGraphqlError(
+        await manager.request(createMqttCredential, { kind: 'GATEWAY', username: 'elsewhere-name' }),
+        'CONFLICT',
+        'The MQTT username elsewhere-name is not available: usernames are unique across the platform. Choose another, or leave it out to get a generated one.',
+      );
       for (const username of ['bad name', 'a+b', '', 'x'.repeat(129)]) assertBadInput(await manager.request(createMqttCredential, { kind: 'GATEWAY', username }), ['username']);
       assertGraphqlError(await manager.request(createMqttCredential, { kind: 'gateway' }), 'BAD_USER_INPUT', /does not exist in "MqttCredentialKind" enum/);
     });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateUplink } from '../../src/catalog/index.js';
 import { layOutFleet } from '../../src/simulator/fleet-layout.js';
-import { VirtualDevice, type DeviceUplink } from '../../src/simulator/virtual-device.js';
+import { timedReportEvent, VirtualDevice, type DeviceUplink } from '../../src/simulator/virtual-device.js';
 
 const start = Date.UTC(2026, 0, 1, 8, 0, 0);
 
@@ -38,6 +38,17 @@ describe('virtual device', () => {
       assert.ok(Number.isInteger(message.tsmTs));
       assert.ok(Math.abs(message.tsmTs * 1000 - start) < 60_000);
     }
+  });
+
+  test('every scheduled report carries an event: its own (1100: 11, 1110: 10), else the time-based report event 10', () => {
+    const device = sensor();
+    Object.assign(device.configuration, { accelerometerMode: 2, leakageMode: 1 });
+    const messages = run(device, 200);
+    assert.ok(new Set(messages.map((m) => m.tsmId)).size >= 7);
+    for (const message of messages) {
+      assert.equal(message.tsmEv, message.tsmId === 1100 ? 11 : timedReportEvent, JSON.stringify(message));
+    }
+    assert.equal(timedReportEvent, 10);
   });
 
   test('system info (1100, event 11) is sent exactly once, in the first report', () => {

@@ -96,7 +96,9 @@ export async function createMqttCredential(
   await requireOrganization(deps, input.organizationId);
   const credential: MqttCredential = { username, organizationId: input.organizationId, kind: kind!, createdAt: deps.clock.now(), revokedAt: null };
   const passwordHash = await hashPassword(password);
-  await rethrowDuplicate(`An MQTT credential named ${username} already exists.`, () => deps.store.mqttCredentials.create(credential, passwordHash));
+  // Brokers authenticate by username alone, so usernames are unique across organizations. The refusal is the same
+  // whichever organization holds the name, and says nothing about it (docs/security.md).
+  await rethrowDuplicate(mqttUsernameTaken(username), () => deps.store.mqttCredentials.create(credential, passwordHash));
   return { credential, password };
 }
 
@@ -110,6 +112,10 @@ export async function revokeMqttCredential(deps: IdentityDeps, input: { username
 export async function isMqttCredentialActive(deps: IdentityDeps, username: string): Promise<boolean> {
   const stored = await deps.store.mqttCredentials.getWithPasswordHash(username);
   return stored !== undefined && stored.revokedAt === null;
+}
+
+export function mqttUsernameTaken(username: string): string {
+  return `The MQTT username ${username} is not available: usernames are unique across the platform. Choose another, or leave it out to get a generated one.`;
 }
 
 async function requireOrganization(deps: IdentityDeps, organizationId: string): Promise<Organization> {
