@@ -18,6 +18,9 @@ export interface ExternalTarget {
   /** BOOTSTRAP_ORG whose derived id is `organizationId`: the platform must own the organization it ingests for. */
   bootstrapOrg: string;
   mqttClientId: string;
+  /** The deployment's shared subscription group: its consumer sessions are `{sharedGroup}-slot-{n}`. */
+  sharedGroup: string;
+  /** Consumer slots (MQTT_CONSUMER_SLOTS). */
   consumers: number;
   countRows(): Promise<number>;
   /** Ends the platform's persistent consumer sessions, so the next platform starts without a backlog. */
@@ -48,14 +51,15 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
   scoped.searchParams.set('options', `-c search_path=${schema}`);
   const mqttUrl = process.env.BENCH_MQTT_URL || 'mqtt://127.0.0.1:1883';
   const mqttClientId = `thingdesk-bench-${suffix}`;
-  const consumers = 8;
+  const sharedGroup = `bench-${suffix}`;
+  const consumers = 4;
   const counter = new pg.Client({ connectionString: scoped.toString() });
   await counter.connect();
   let cleaned = false;
   const endSessions = async () => {
     // A clean-start connection with the same client id ends the persistent session and its queue.
     for (let i = 0; i < consumers; i++) {
-      const client = await connectAsync(mqttUrl, { clientId: `${mqttClientId}-c${i}`, protocolVersion: 5, clean: true, reconnectPeriod: 0 }).catch(() => undefined);
+      const client = await connectAsync(mqttUrl, { clientId: `${sharedGroup}-slot-${i}`, protocolVersion: 5, clean: true, reconnectPeriod: 0 }).catch(() => undefined);
       await client?.endAsync(true).catch(() => undefined);
     }
   };
@@ -65,6 +69,7 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
     organizationId: `bench-${suffix}`,
     bootstrapOrg: `Bench ${suffix}`,
     mqttClientId,
+    sharedGroup,
     consumers,
     async countRows() {
       const result = await counter.query<{ rows: string }>('select count(*) as rows from messages');

@@ -8,7 +8,7 @@
  * Environment (all optional): BENCH_WARMUP_S (3), BENCH_WINDOW_S (15), BENCH_MAX_IN_FLIGHT (100), BENCH_MQTT_PROTOCOL
  * (5, the simulator's default; 4 for MQTT 3.1.1),
  * BENCH_PLATFORM_ENV ("INGEST_BATCH_SIZE=2000 ..." passed to the platform, for experiments), BENCH_SKIP
- * (comma-separated: broker, store, external), BENCH_PLATFORM=tsx, BENCH_DATABASE_URL and BENCH_MQTT_URL.
+ * (comma-separated: embedded, broker, store, external), BENCH_PLATFORM=tsx, BENCH_DATABASE_URL and BENCH_MQTT_URL.
  */
 import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -90,7 +90,8 @@ async function runExternalScenario(entry: PlatformEntry, target: ExternalTarget,
     DATABASE_URL: target.databaseUrl,
     MQTT_URL: target.mqttUrl,
     MQTT_CLIENT_ID: target.mqttClientId,
-    MQTT_CONSUMERS: String(target.consumers),
+    MQTT_SHARED_GROUP: target.sharedGroup,
+    MQTT_CONSUMER_SLOTS: String(target.consumers),
     BOOTSTRAP_ORG: target.bootstrapOrg,
   });
   const simulatorRss = new RssSampler(process.pid, false);
@@ -134,10 +135,12 @@ async function main(): Promise<void> {
     const skipped: string[] = [];
     const storeCeilings: StoreCeiling[] = [];
 
-    for (const size of publishSizes) {
-      log(`platform (SQLite + embedded broker), ${describeSize(size)}: warm-up ${timing.warmupS} s, window ${timing.windowS} s`);
-      scenarios.push({ ...(await runSqliteScenario(entry, size)), brokerCeiling: undefined, storeCeiling: undefined });
-    }
+    if (!skip.has('embedded')) {
+      for (const size of publishSizes) {
+        log(`platform (SQLite + embedded broker), ${describeSize(size)}: warm-up ${timing.warmupS} s, window ${timing.windowS} s`);
+        scenarios.push({ ...(await runSqliteScenario(entry, size)), brokerCeiling: undefined, storeCeiling: undefined });
+      }
+    } else skipped.push('SQLite + embedded broker variant (BENCH_SKIP=embedded)');
     const aedesCeilings = new Map<number, BrokerCeiling>();
     if (!skip.has('broker')) {
       for (const size of publishSizes) {

@@ -113,6 +113,14 @@ export async function startApp(options: AppOptions): Promise<App> {
     stoppers.push(() => ingest.drain());
     const mqtt = await startMqtt({ store, clock, config, logger, ingest, events });
     stoppers.push(() => mqtt.stop());
+    const consumerStats = mqtt.consumerStats?.bind(mqtt);
+    if (consumerStats) {
+      // An operator sees a backlog building (in flight at the Receive Maximum, lag growing) before the broker drops it.
+      observedGauge(metrics, 'thingdesk_mqtt_consumer', 'External broker consumers: slots held by this instance, uplinks in flight, oldest unacknowledged uplink (ms).', 'figure', () => {
+        const stats = consumerStats();
+        return { slots_held: stats.slotsHeld, in_flight: stats.inFlight, lag_ms: stats.lagMs };
+      });
+    }
     startDataFeed({ events, mqtt, template: config.integrationTopic, logger });
     startCommandResponseMatcher({ store, events });
     startAlertFeed({ events, mqtt, timeZone: config.alertTimeZone, logger });

@@ -50,7 +50,17 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
     }
     return broker;
   }
-  const client = new ExternalBroker({ url: config.mqttUrl, clientId: config.mqttClientId, consumers: config.mqttConsumers, sharedGroup: config.mqttSharedGroup, logger, onUplink });
+  const client = new ExternalBroker({
+    url: config.mqttUrl,
+    clientId: config.mqttClientId,
+    slots: config.mqttConsumerSlots,
+    receiveMaximum: config.mqttConsumerReceiveMaximum,
+    sharedGroup: config.mqttSharedGroup,
+    leases: deps.store.leases,
+    now: () => deps.clock.now(),
+    logger,
+    onUplink,
+  });
   try {
     await client.start();
   } catch (error) {

@@ -87,8 +87,10 @@ export interface Config {
   messageMaxBytes: number;
   /** External broker: the platform's MQTT client id prefix (stable, so its persistent sessions survive restarts). */
   mqttClientId: string;
-  /** External broker: consumer connections per instance in the shared subscription. */
-  mqttConsumers: number;
+  /** External broker: consumer sessions of the whole deployment, shared by its instances through leases. */
+  mqttConsumerSlots: number;
+  /** External broker: uplinks one consumer session may have unacknowledged (its MQTT 5 Receive Maximum). */
+  mqttConsumerReceiveMaximum: number;
   /** External broker: the shared subscription group all instances of one deployment join. */
   mqttSharedGroup: string;
   bootstrap: BootstrapConfig;
@@ -134,7 +136,8 @@ const settings = {
   uplinkMaxMessages: { variable: 'UPLINK_MAX_MESSAGES', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   messageMaxBytes: { variable: 'MESSAGE_MAX_BYTES', fallback: '65536', read: (name: string, raw: string) => parseInteger(name, raw, 256, 16_777_216) },
   mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
-  mqttConsumers: { variable: 'MQTT_CONSUMERS', fallback: '8', read: (name: string, raw: string) => parseInteger(name, raw, 1, 64) },
+  mqttConsumerSlots: { variable: 'MQTT_CONSUMER_SLOTS', fallback: '4', read: (name: string, raw: string) => parseInteger(name, raw, 1, 256) },
+  mqttConsumerReceiveMaximum: { variable: 'MQTT_CONSUMER_RECEIVE_MAXIMUM', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },
 } as const;
 

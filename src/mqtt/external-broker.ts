@@ -1,55 +1,82 @@
-import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
+import { randomBytes } from 'node:crypto';
+import { connectAsync, type MqttClient } from 'mqtt';
 import type { Logger } from '../app/logger.js';
+import type { LeasesStore } from '../store/leases-store.js';
+import { ConsumerSlots, type SlotConsumer } from './consumer-slots.js';
 import type { MqttTransport, UplinkHandler } from './mqtt-transport.js';
+import { PipelinedConsumer } from './pipelined-consumer.js';
 import { allUplinksFilter, parseUplinkTopic } from './topics.js';
 
 export interface ExternalBrokerOptions {
   url: string;
-  /** Stable per instance: the broker keeps each consumer's session (and its unacknowledged messages) under it. */
+  /** Prefix of this instance's own client ids (its publisher); a random suffix keeps instances apart. */
   clientId: string;
-  /** Consumer connections in the shared subscription group. */
-  consumers: number;
+  /** Consumer sessions of the whole deployment, shared by its instances (MQTT_CONSUMER_SLOTS). */
+  slots: number;
+  /** Uplinks one consumer session may have unacknowledged (MQTT 5 Receive Maximum it announces). */
+  receiveMaximum: number;
   /** The shared subscription group; every instance of one deployment uses the same. */
   sharedGroup: string;
+  leases: Pick<LeasesStore, 'acquire' | 'release' | 'listLive'>;
+  now: () => number;
   logger: Logger;
   onUplink: UplinkHandler;
 }
 
-// A day: an instance that restarts within it gets the messages that arrived for its session meanwhile.
+// A day: a slot whose consumers all stopped keeps what arrives for it this long, for the next one to take.
 const sessionExpiryS = 86_400;
+const slotLeaseTtlMs = 10_000;
+const slotScanMs = 2_000;
+
+/** The consumer side's figures, for /metrics. */
+export interface ConsumerStats {
+  slotsHeld: number;
+  inFlight: number;
+  /** Age of the oldest uplink received and not yet acknowledged, over all consumers (milliseconds). */
+  lagMs: number;
+}
 
 /**
  * The platform as a client of an external broker (Mosquitto, EMQX, ...). Uplinks arrive through
- * `$share/{MQTT_SHARED_GROUP}/thingdesk/+/up/+` on persistent MQTT 5 sessions, and each is acknowledged only after the
- * ingest pipeline committed it. mqtt.js handles one incoming message at a time per connection (the next waits
- * for the previous acknowledgement), so an instance opens several consumer connections to keep many in flight.
- * A separate connection publishes downlinks, the data feed and alerts.
+ * `$share/{MQTT_SHARED_GROUP}/thingdesk/+/up/+` on the deployment's persistent MQTT 5 consumer sessions, one per
+ * slot (consumer-slots.ts), each read by a pipelined consumer that keeps many uplinks in flight and acknowledges
+ * each only after its commit (pipelined-consumer.ts). A separate clean connection publishes downlinks, the data
+ * feed and alerts. docs/mqtt.md describes the failure cases and the broker settings that lose nothing.
  */
 export class ExternalBroker implements MqttTransport {
   readonly mode = 'external';
   readonly port = undefined;
-  private consumers: MqttClient[] = [];
   private publisher: MqttClient | undefined;
+  private readonly consumers = new Set<PipelinedConsumer>();
+  private readonly slots: ConsumerSlots;
+  private readonly instanceId: string;
 
-  constructor(private readonly options: ExternalBrokerOptions) {}
+  constructor(private readonly options: ExternalBrokerOptions) {
+    this.instanceId = `${options.clientId}-${randomBytes(4).toString('hex')}`;
+    this.slots = new ConsumerSlots({
+      slots: options.slots,
+      group: options.sharedGroup,
+      instanceId: this.instanceId,
+      leases: options.leases,
+      now: options.now,
+      leaseTtlMs: slotLeaseTtlMs,
+      scanMs: slotScanMs,
+      startConsumer: (slot) => this.startConsumer(slot),
+      logger: options.logger,
+    });
+  }
 
   async start(): Promise<void> {
-    this.publisher = await connectAsync(this.options.url, this.clientOptions(`${this.options.clientId}-pub`, true));
-    for (let i = 0; i < this.options.consumers; i++) {
-      const consumer = await connectAsync(this.options.url, this.clientOptions(`${this.options.clientId}-c${i}`, false));
-      this.attachConsumer(consumer);
-      // Every instance joins the group; the broker hands each uplink to one member (MQTT 5 shared subscription).
-      await consumer.subscribeAsync(`$share/${this.options.sharedGroup}/${allUplinksFilter}`, { qos: 1 });
-      this.consumers.push(consumer);
-    }
+    this.publisher = await this.connectPublisher();
+    await this.slots.start();
   }
 
   async stop(): Promise<void> {
-    const clients = [...this.consumers, ...(this.publisher ? [this.publisher] : [])];
-    this.consumers = [];
+    // Consumers first, drained: their last acknowledgements go out before the connections close.
+    await this.slots.stop();
+    const publisher = this.publisher;
     this.publisher = undefined;
-    // Not forced: in-flight handlers finish and their acknowledgements go out before the connection closes.
-    await Promise.all(clients.map((client) => client.endAsync(false)));
+    await publisher?.endAsync(false);
   }
 
   async publish(topic: string, payload: string | Buffer, qos: 0 | 1): Promise<void> {
@@ -58,37 +85,53 @@ export class ExternalBroker implements MqttTransport {
   }
 
   async ping(): Promise<void> {
-    if (!this.publisher?.connected || this.consumers.some((c) => !c.connected)) throw new Error('not connected to the external broker');
+    if (!this.publisher?.connected || [...this.consumers].some((c) => !c.ready)) throw new Error('not connected to the external broker');
   }
 
-  private clientOptions(clientId: string, clean: boolean): IClientOptions {
-    return {
-      clientId,
-      protocolVersion: 5,
-      clean,
-      properties: clean ? {} : { sessionExpiryInterval: sessionExpiryS },
-      reconnectPeriod: 1000,
-      connectTimeout: 10_000,
-    };
+  consumerStats(now = Date.now()): ConsumerStats {
+    let inFlight = 0;
+    let lagMs = 0;
+    for (const consumer of this.consumers) {
+      inFlight += consumer.inFlight;
+      lagMs = Math.max(lagMs, consumer.lagMs(now));
+    }
+    return { slotsHeld: this.slots.heldSlots.length, inFlight, lagMs };
   }
 
-  private attachConsumer(consumer: MqttClient): void {
+  /** The client id of a slot's session: the deployment's group and the slot number, never a host name. */
+  static slotClientId(sharedGroup: string, slot: number): string {
+    return `${sharedGroup}-slot-${slot}`;
+  }
+
+  private async startConsumer(slot: number): Promise<SlotConsumer> {
     const { logger, onUplink } = this.options;
-    // handleMessage is mqtt.js's hook that runs before the PUBACK: the acknowledgement waits for our callback.
-    consumer.handleMessage = (packet, callback) => {
-      const topic = parseUplinkTopic(packet.topic);
-      if (packet.cmd !== 'publish' || !topic) return callback();
-      const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
-      onUplink({ topic: packet.topic, organizationId: topic.organizationId, gatewayTuid: topic.gatewayTuid, payload, username: null }).then(
-        () => callback(),
-        (error: unknown) => {
-          logger.error({ err: error, topic: packet.topic }, 'uplink not committed; reconnecting so the broker delivers it again');
-          // No acknowledgement: dropping the connection makes the broker redeliver from the session.
-          consumer.stream?.destroy();
-          callback(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+    const consumer = new PipelinedConsumer({
+      url: this.options.url,
+      clientId: ExternalBroker.slotClientId(this.options.sharedGroup, slot),
+      sessionExpiryS,
+      receiveMaximum: this.options.receiveMaximum,
+      // Every instance's consumers join the group; the broker hands each uplink to one member.
+      subscription: `$share/${this.options.sharedGroup}/${allUplinksFilter}`,
+      logger,
+      onMessage: async (topicName, payload) => {
+        const topic = parseUplinkTopic(topicName);
+        if (!topic) return;
+        await onUplink({ topic: topicName, organizationId: topic.organizationId, gatewayTuid: topic.gatewayTuid, payload, username: null });
+      },
+    });
+    await consumer.start();
+    this.consumers.add(consumer);
+    return {
+      stop: async () => {
+        await consumer.stop();
+        this.consumers.delete(consumer);
+      },
     };
-    consumer.on('error', (error) => logger.warn({ err: error.message }, 'external MQTT broker error'));
+  }
+
+  private async connectPublisher(): Promise<MqttClient> {
+    const client = await connectAsync(this.options.url, { clientId: `${this.instanceId}-pub`, protocolVersion: 5, clean: true, reconnectPeriod: 1000, connectTimeout: 10_000 });
+    client.on('error', (error) => this.options.logger.warn({ err: error.message }, 'external MQTT broker error'));
+    return client;
   }
 }

@@ -28,4 +28,6 @@ export interface MqttTransport {
   ping(): Promise<void>;
   /** The embedded broker's bound port (differs from MQTT_PORT when that is 0); undefined for an external broker. */
   readonly port: number | undefined;
+  /** External broker: the consumer side's figures (slots held, uplinks in flight, the oldest one's wait). */
+  consumerStats?(): { slotsHeld: number; inFlight: number; lagMs: number };
 }

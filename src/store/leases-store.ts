@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from './schema.js';
 
 export type LeasesStore = ReturnType<typeof leasesStore>;
@@ -30,6 +30,15 @@ export function leasesStore(db: Kysely<Schema>) {
     /** Gives `name` up at once if `holder` holds it (a clean stop: the next instance need not wait for expiry). */
     async release(name: string, holder: string): Promise<void> {
       await db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
+    },
+    /** The leases whose name starts with `prefix` and that have not expired at `now`. */
+    async listLive(prefix: string, now: number): Promise<{ name: string; holder: string }[]> {
+      return db
+        .selectFrom('leases')
+        .select(['name', 'holder'])
+        .where(sql<string>`substr(name, 1, ${prefix.length})`, '=', prefix)
+        .where('expires_at', '>=', now)
+        .execute();
     },
     async get(name: string): Promise<{ holder: string; expiresAt: number } | undefined> {
       const row = await db.selectFrom('leases').select(['holder', 'expires_at']).where('name', '=', name).executeTakeFirst();

@@ -91,7 +91,7 @@ describe('configuration', () => {
     ['RATE_LIMIT_PER_ADDRESS', 'many'],
     ['INGEST_BATCH_SIZE', '0'],
     ['MQTT_CLIENT_ID', 'has space'],
-    ['MQTT_CONSUMERS', '0'],
+    ['MQTT_CONSUMER_SLOTS', '0'],
     ['MQTT_SHARED_GROUP', 'a/b'],
   ];
   for (const [variable, value] of invalid) {

@@ -30,8 +30,8 @@ function uniqueIds() {
 }
 
 /** Connects once with a clean session under each of the instance's client ids, so the broker forgets them. */
-async function forgetSessions(clientId: string): Promise<void> {
-  for (const id of [`${clientId}-pub`, ...Array.from({ length: consumers }, (_, i) => `${clientId}-c${i}`)]) {
+async function forgetSessions(group: string): Promise<void> {
+  for (const id of Array.from({ length: consumers }, (_, i) => `${group}-slot-${i}`)) {
     const client = await connectAsync(brokerUrl!, { clientId: id, protocolVersion: 5, clean: true, properties: { sessionExpiryInterval: 0 }, reconnectPeriod: 0 });
     await client.endAsync();
   }
@@ -55,7 +55,7 @@ describe('external broker restart', { skip }, () => {
         MQTT_URL: proxy.proxiedUrl(brokerUrl!),
         MQTT_CLIENT_ID: ids.clientId,
         MQTT_SHARED_GROUP: ids.group,
-        MQTT_CONSUMERS: String(consumers),
+        MQTT_CONSUMER_SLOTS: String(consumers),
       });
       const live = server;
       const tuid = `${ids.org}-T1`;
@@ -129,7 +129,7 @@ describe('external broker restart', { skip }, () => {
       await proxy.restore().catch(() => undefined);
       await server?.stop();
       await proxy.close();
-      await forgetSessions(ids.clientId).catch(() => undefined);
+      await forgetSessions(ids.group).catch(() => undefined);
     }
   });
 });

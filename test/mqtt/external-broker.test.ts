@@ -26,16 +26,16 @@ function uniqueIds(instances: number) {
 }
 
 async function startExternalInstance(env: Record<string, string>, ids: ReturnType<typeof uniqueIds>, index: number): Promise<TestApp> {
-  return startTestApp({ ...env, MQTT_URL: brokerUrl!, MQTT_CLIENT_ID: ids.clientIds[index]!, MQTT_SHARED_GROUP: ids.group, MQTT_CONSUMERS: '4' });
+  return startTestApp({ ...env, MQTT_URL: brokerUrl!, MQTT_CLIENT_ID: ids.clientIds[index]!, MQTT_SHARED_GROUP: ids.group, MQTT_CONSUMER_SLOTS: String(slots) });
 }
 
-/** Connects once with clean sessions under each of an instance's client ids, so the broker forgets them. */
-async function forgetSessions(clientIds: string[], consumers = 4): Promise<void> {
-  for (const prefix of clientIds) {
-    for (const clientId of [`${prefix}-pub`, ...Array.from({ length: consumers }, (_, i) => `${prefix}-c${i}`)]) {
-      const client = await connectAsync(brokerUrl!, { clientId, protocolVersion: 5, clean: true, properties: { sessionExpiryInterval: 0 }, reconnectPeriod: 0 });
-      await client.endAsync();
-    }
+const slots = 4;
+
+/** Connects once with a clean session under each consumer slot's client id, so the broker forgets them. */
+async function forgetSessions(ids: ReturnType<typeof uniqueIds>): Promise<void> {
+  for (let slot = 0; slot < slots; slot++) {
+    const client = await connectAsync(brokerUrl!, { clientId: `${ids.group}-slot-${slot}`, protocolVersion: 5, clean: true, properties: { sessionExpiryInterval: 0 }, reconnectPeriod: 0 });
+    await client.endAsync();
   }
 }
 
@@ -59,7 +59,7 @@ describe('external broker mode', { skip }, () => {
       assert.deepEqual(((await ready.json()) as { checks: unknown }).checks, { store: 'ok', mqtt: 'ok' });
     } finally {
       await server.stop();
-      await forgetSessions(ids.clientIds);
+      await forgetSessions(ids);
     }
   });
 
@@ -74,7 +74,7 @@ describe('external broker mode', { skip }, () => {
       assert.equal(await server.app.store.things.get('GHOST-1'), undefined);
     } finally {
       await server.stop();
-      await forgetSessions(ids.clientIds);
+      await forgetSessions(ids);
     }
   });
 
@@ -85,6 +85,8 @@ describe('external broker mode', { skip }, () => {
     const second = await startExternalInstance({ DATABASE_URL: databaseUrl, BOOTSTRAP_ORG: ids.org }, ids, 1);
     try {
       assert.equal(second.app.bootstrap, undefined, 'the second instance found the store bootstrapped');
+      // The second instance takes its share of the consumer slots at the first instance's next lease scan.
+      await eventually(async () => ((await slotsHeld(first)) === 2 && (await slotsHeld(second)) === 2 ? true : undefined), 15_000, 'the slots to be shared 2 + 2');
       const publisher = await connectMqtt(brokerUrl!, { protocolVersion: 5 });
       const total = 600;
       const publishes: Promise<unknown>[] = [];
@@ -109,7 +111,7 @@ describe('external broker mode', { skip }, () => {
     } finally {
       await first.stop();
       await second.stop();
-      await forgetSessions(ids.clientIds);
+      await forgetSessions(ids);
     }
   });
 });
@@ -119,6 +121,11 @@ describe('external broker start-up', () => {
     await assert.rejects(startTestApp({ MQTT_URL: 'mqtt://127.0.0.1:1' }), (error: unknown) => (error as { variable?: string }).variable === 'MQTT_URL');
   });
 });
+
+async function slotsHeld(server: TestApp): Promise<number> {
+  const text = await server.app.metrics.registry.getSingleMetricAsString('thingdesk_mqtt_consumer');
+  return Number(/figure="slots_held"\} (\d+)/.exec(text)?.[1] ?? -1);
+}
 
 async function metric(server: TestApp, name: string): Promise<number> {
   const text = await server.app.metrics.registry.getSingleMetricAsString(name);

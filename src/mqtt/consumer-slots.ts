@@ -1,0 +1,111 @@
+import type { Logger } from '../app/logger.js';
+import type { LeasesStore } from '../store/leases-store.js';
+
+/** What a slot runs: one consumer session, stopped by draining what it holds. */
+export interface SlotConsumer {
+  stop(): Promise<void>;
+}
+
+export interface ConsumerSlotsOptions {
+  /** Consumer sessions of the whole deployment (MQTT_CONSUMER_SLOTS); every instance must use the same number. */
+  slots: number;
+  /** Names the deployment's leases (the shared subscription group). */
+  group: string;
+  /** This instance, unique per process. */
+  instanceId: string;
+  leases: Pick<LeasesStore, 'acquire' | 'release' | 'listLive'>;
+  now: () => number;
+  /** A holder that stops renewing loses its slots after this long; a live instance then takes them over. */
+  leaseTtlMs: number;
+  /** How often leases are renewed and the share of slots recomputed. */
+  scanMs: number;
+  startConsumer(slot: number): Promise<SlotConsumer>;
+  logger: Logger;
+}
+
+/**
+ * Shares the deployment's consumer sessions among its live instances. A session is named by its slot number, not
+ * by the host, so a restarted or rescheduled instance finds the same sessions, and no session is ever left without
+ * a consumer while one instance lives: each slot is held through a lease in the store (as the alert engine's), a
+ * slot whose holder died is taken over once its lease expires, and the taker resumes the session (client id) with
+ * whatever the broker queued for it. Instances balance: each takes up to its fair share (slots / live instances,
+ * rounded up) and gives back, drained, what exceeds it when another instance joins. Every instance renews a member
+ * lease, so one that holds no slot yet still counts.
+ */
+export class ConsumerSlots {
+  private readonly held = new Map<number, SlotConsumer>();
+  private timer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(private readonly options: ConsumerSlotsOptions) {}
+
+  /** The slots this instance runs now. */
+  get heldSlots(): number[] {
+    return [...this.held.keys()].sort((a, b) => a - b);
+  }
+
+  async start(): Promise<void> {
+    await this.scan();
+    this.timer = setInterval(() => {
+      this.scanning = this.scanning.then(() => this.scan()).catch((error: unknown) => this.options.logger.warn({ err: error }, 'MQTT consumer slot scan failed'));
+    }, this.options.scanMs);
+    this.timer.unref();
+  }
+
+  /** Drains and stops every consumer, then gives the slots back at once (no waiting for expiry elsewhere). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.scanning;
+    await Promise.all(this.heldSlots.map((slot) => this.giveBack(slot)));
+    await this.options.leases.release(this.memberLease(), this.options.instanceId).catch(() => undefined);
+  }
+
+  slotLease(slot: number): string {
+    return `mqtt-slot:${this.options.group}:${slot}`.slice(0, 100);
+  }
+
+  private memberLease(): string {
+    return `mqtt-member:${this.options.group}:${this.options.instanceId}`.slice(0, 100);
+  }
+
+  private async scan(): Promise<void> {
+    if (this.stopped) return;
+    const { leases, instanceId, leaseTtlMs, slots } = this.options;
+    const now = this.options.now();
+    await leases.acquire(this.memberLease(), instanceId, now, leaseTtlMs);
+    for (const slot of this.heldSlots) {
+      // A lease lost (this instance paused past its expiry and another took the slot over) stops the consumer.
+      if (!(await leases.acquire(this.slotLease(slot), instanceId, now, leaseTtlMs))) await this.stopConsumer(slot);
+    }
+    const members = new Set((await leases.listLive(`mqtt-member:${this.options.group}:`, now)).map((lease) => lease.holder)).add(instanceId);
+    const fair = Math.ceil(slots / members.size);
+    if (this.held.size > fair) {
+      for (const slot of this.heldSlots.slice(fair)) await this.giveBack(slot);
+      return;
+    }
+    const taken = new Set((await leases.listLive(`mqtt-slot:${this.options.group}:`, now)).map((lease) => lease.name));
+    for (let slot = 0; slot < slots && this.held.size < fair && !this.stopped; slot++) {
+      if (this.held.has(slot) || taken.has(this.slotLease(slot))) continue;
+      if (!(await leases.acquire(this.slotLease(slot), instanceId, now, leaseTtlMs))) continue;
+      try {
+        this.held.set(slot, await this.options.startConsumer(slot));
+      } catch (error) {
+        this.options.logger.warn({ err: error, slot }, 'MQTT consumer slot could not start; left for another try');
+        await leases.release(this.slotLease(slot), instanceId);
+      }
+    }
+  }
+
+  private async giveBack(slot: number): Promise<void> {
+    await this.stopConsumer(slot);
+    await this.options.leases.release(this.slotLease(slot), this.options.instanceId).catch(() => undefined);
+  }
+
+  private async stopConsumer(slot: number): Promise<void> {
+    const consumer = this.held.get(slot);
+    this.held.delete(slot);
+    await consumer?.stop().catch((error: unknown) => this.options.logger.warn({ err: error, slot }, 'MQTT consumer stop failed'));
+  }
+}
