@@ -23,6 +23,8 @@ export interface ExternalTarget {
   /** Consumer slots (MQTT_CONSUMER_SLOTS). */
   consumers: number;
   countRows(): Promise<number>;
+  /** A second, empty schema on the same server (dropped by cleanup), for the store-alone ceiling. */
+  storeCeilingUrl: string;
   /** Ends the platform's persistent consumer sessions, so the next platform starts without a backlog. */
   endSessions(): Promise<void>;
   /** Drops the scratch schema and the platform's broker sessions. Safe to call twice. */
@@ -49,6 +51,10 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
   await withClient(base, (client) => client.query(`create schema ${schema}`));
   const scoped = new URL(base);
   scoped.searchParams.set('options', `-c search_path=${schema}`);
+  const ceilingSchema = `${schema}_store`;
+  await withClient(base, (client) => client.query(`create schema ${ceilingSchema}`));
+  const ceilingUrl = new URL(base);
+  ceilingUrl.searchParams.set('options', `-c search_path=${ceilingSchema}`);
   const mqttUrl = process.env.BENCH_MQTT_URL || 'mqtt://127.0.0.1:1883';
   const mqttClientId = `thingdesk-bench-${suffix}`;
   const sharedGroup = `bench-${suffix}`;
@@ -65,6 +71,7 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
   };
   return {
     databaseUrl: scoped.toString(),
+    storeCeilingUrl: ceilingUrl.toString(),
     mqttUrl,
     organizationId: `bench-${suffix}`,
     bootstrapOrg: `Bench ${suffix}`,
@@ -81,6 +88,7 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
       cleaned = true;
       await counter.end().catch(() => undefined);
       await withClient(base, (client) => client.query(`drop schema if exists ${schema} cascade`)).catch(() => undefined);
+      await withClient(base, (client) => client.query(`drop schema if exists ${ceilingSchema} cascade`)).catch(() => undefined);
       await endSessions();
     },
   };

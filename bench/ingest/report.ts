@@ -35,6 +35,8 @@ export interface IngestReport {
 }
 
 const targets = { arraysPerS: 30_000, singlePerS: 15_000, storeRatio: 0.7, rssMiB: 400 };
+// Issue 13: PostgreSQL + an external broker, one instance.
+const externalTargets = { arraysPerS: 20_000, singlePerS: 8_000, storeRatio: 0.6 };
 
 const int = (value: number | undefined) => (value === undefined ? 'n/a' : Math.round(value).toLocaleString('en-US'));
 const fixed = (value: number | undefined, digits = 1) => (value === undefined ? 'n/a' : value.toFixed(digits));
@@ -59,7 +61,16 @@ export function judge(scenarios: readonly ScenarioResult[]): IngestReport['verdi
   });
   const storeRatio = arrays ? ratios(arrays).store : undefined;
   const peakRss = sqlite.length > 0 ? Math.max(...sqlite.map((s) => s.platformPeakRssMiB)) : undefined;
+  const external = scenarios.filter((s) => s.store === 'postgres');
+  const externalArrays = external.find((s) => s.batchSize === 10);
+  const externalSingle = external.find((s) => s.batchSize === 1);
+  const externalRatio = externalArrays ? ratios(externalArrays).store : undefined;
+  const externalRss = external.length > 0 ? Math.max(...external.map((s) => s.platformPeakRssMiB)) : undefined;
   return [
+    verdict('PostgreSQL + broker, arrays of 10: >= 20,000 msgs committed/s', externalArrays?.platform.committedPerS, (v) => v >= externalTargets.arraysPerS, `${int(externalArrays?.platform.committedPerS)}/s`),
+    verdict('PostgreSQL + broker, single messages: >= 8,000 msgs committed/s', externalSingle?.platform.committedPerS, (v) => v >= externalTargets.singlePerS, `${int(externalSingle?.platform.committedPerS)}/s`),
+    verdict('PostgreSQL + broker, arrays of 10: >= 60 % of the PostgreSQL store-alone ceiling', externalRatio, (v) => v >= externalTargets.storeRatio, percent(externalRatio)),
+    verdict('PostgreSQL + broker: platform peak RSS < 400 MB', externalRss, (v) => v < targets.rssMiB, `${fixed(externalRss)} MB`),
     verdict('SQLite, arrays of 10: >= 30,000 msgs committed/s', arrays?.platform.committedPerS, (v) => v >= targets.arraysPerS, `${int(arrays?.platform.committedPerS)}/s`),
     verdict('SQLite, single messages: >= 15,000 msgs committed/s', single?.platform.committedPerS, (v) => v >= targets.singlePerS, `${int(single?.platform.committedPerS)}/s`),
     verdict('SQLite, arrays of 10: >= 70 % of the store-alone ceiling', storeRatio, (v) => v >= targets.storeRatio, percent(storeRatio)),
@@ -108,7 +119,7 @@ export function formatReport(report: IngestReport): string {
   }
   for (const c of report.storeCeilings) {
     out.push(
-      `  store alone (SQLite, ${int(c.transactionSize)}-record transactions): ${int(c.rowsPerS)} rows/s ` +
+      `  store alone (${c.store === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${int(c.transactionSize)}-record transactions): ${int(c.rowsPerS)} rows/s ` +
         `(${int(c.recordsPerS)} records/s incl. ${int(c.duplicates)} duplicates; ${int(c.rows)} rows, ${fixed(c.commitMsMean)} ms per transaction; parseUplink ${fixed(c.parseMicrosPerMessage)} µs/msg)`,
     );
   }
@@ -131,7 +142,7 @@ export function formatReport(report: IngestReport): string {
     for (const sample of p.errorSamples) out.push(`      fleet error: ${sample}`);
   }
   for (const reason of report.skipped) out.push(`skipped: ${reason}`);
-  out.push('', 'targets (issue, SQLite on the 2-core machine):');
+  out.push('', 'targets (issues, on the 2-core machine):');
   for (const v of report.verdicts) out.push(`  ${v.met === undefined ? 'not measured' : v.met ? 'met    ' : 'NOT met'}  ${v.target}: ${v.detail}`);
   out.push(
     '',

@@ -159,12 +159,19 @@ async function main(): Promise<void> {
     } else skipped.push('store-alone ceiling (BENCH_SKIP=store)');
     for (const scenario of scenarios) {
       scenario.brokerCeiling = aedesCeilings.get(scenario.batchSize);
-      scenario.storeCeiling = storeCeilings[0];
+      scenario.storeCeiling = storeCeilings.find((ceiling) => ceiling.store === 'sqlite');
     }
 
     const externalReason = skip.has('external') ? 'BENCH_SKIP=external' : await externalSkipReason();
     if (externalReason === undefined) {
       external = await prepareExternalTarget();
+      if (!skip.has('store')) {
+        log('store alone (PostgreSQL, 2000-record transactions: INGEST_BATCH_SIZE)');
+        storeCeilings.push(
+          await measureStoreCeiling({ gateways: 100, devices: 10_000, publishSize: 10, transactionSize: 2000, maxRows: 300_000, maxCommitS: 8, simulatedRate: 30_000, databaseUrl: external.storeCeilingUrl }),
+        );
+      }
+      const postgresCeiling = storeCeilings.find((ceiling) => ceiling.store === 'postgres');
       for (const size of publishSizes) {
         log(`platform (PostgreSQL + ${external.mqttUrl}), ${describeSize(size)}`);
         const scenario = await runExternalScenario(entry, external, size);
@@ -172,7 +179,7 @@ async function main(): Promise<void> {
         const ceiling = skip.has('broker')
           ? undefined
           : await measureExternalCeiling({ ...fleetBase, url: external.mqttUrl, organizationId: external.organizationId, batchSize: size }, external.consumers, timing);
-        scenarios.push({ ...scenario, brokerCeiling: ceiling, storeCeiling: undefined });
+        scenarios.push({ ...scenario, brokerCeiling: ceiling, storeCeiling: postgresCeiling });
       }
     } else skipped.push(`PostgreSQL + external broker variant: ${externalReason}`);
 

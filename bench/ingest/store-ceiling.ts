@@ -1,5 +1,6 @@
 /**
- * The store-alone ceiling: the platform's own batch writer (`ingestBatchWriter`) on a fresh SQLite store with the
+ * The store-alone ceiling: the platform's own batch writer (`ingestBatchWriter`) on a fresh SQLite store (or an empty
+ * PostgreSQL schema) with the
  * platform's migrations, fed the rows a fleet sends (10,000 simulated devices behind 100 gateways, interleaved as
  * the gateways' publishes interleave, read by `parseUplink`), in large transactions. Only the commits are timed:
  * producing and parsing the rows is the simulator's and the platform's CPU work, not the store's.
@@ -33,9 +34,12 @@ export interface StoreCeilingOptions {
    * the fleet runs.
    */
   simulatedRate: number;
+  /** A PostgreSQL URL (an empty schema) to measure instead of a fresh SQLite file. */
+  databaseUrl?: string;
 }
 
 export interface StoreCeiling {
+  store: 'sqlite' | 'postgres';
   transactionSize: number;
   /** Rows stored per second of commit time. */
   rowsPerS: number;
@@ -71,7 +75,7 @@ function* publishes(options: StoreCeilingOptions): Generator<{ gatewayTuid: stri
 
 export async function measureStoreCeiling(options: StoreCeilingOptions): Promise<StoreCeiling> {
   const dir = mkdtempSync(join(tmpdir(), 'thingdesk-bench-store-'));
-  const database = await openDatabase(`file:${join(dir, 'store.db')}`);
+  const database = await openDatabase(options.databaseUrl ?? `file:${join(dir, 'store.db')}`);
   let commit: ClosableCommitIngestBatch | undefined;
   try {
     await migrateToLatest(database);
@@ -91,7 +95,7 @@ export async function measureStoreCeiling(options: StoreCeilingOptions): Promise
           gatewayTuid,
           source: `thingdesk/${organization.id}/up/${gatewayTuid}`,
           client: 'bench-gateway',
-          receivedAt: now,
+          receivedAt: Math.floor(now),
         });
         parseMs += performance.now() - started;
         parsed += result.received;
@@ -118,6 +122,7 @@ export async function measureStoreCeiling(options: StoreCeilingOptions): Promise
     }
     const commitS = commitMs / 1000;
     return {
+      store: database.dialect,
       transactionSize: options.transactionSize,
       rowsPerS: rows / commitS,
       recordsPerS: (rows + duplicates) / commitS,

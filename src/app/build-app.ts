@@ -107,8 +107,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       maxBatch: config.ingestBatchSize,
       limits: { maxMessages: config.uplinkMaxMessages, maxMessageBytes: config.messageMaxBytes },
       // SQLite has one writer (a thread): a second batch waits in its queue, so it never idles while the event loop
-      // gets to the answer of the first. PostgreSQL takes a few transactions at once from one instance.
-      maxConcurrent: database.dialect === 'sqlite' ? 2 : 4,
+      // gets to the answer of the first. On PostgreSQL concurrent batches mostly wait for each other's row locks on
+      // the things they both summarize, so one large transaction at a time measured best (docs/mqtt.md).
+      maxConcurrent: config.ingestConcurrency ?? (database.dialect === 'sqlite' ? 2 : 1),
     });
     stoppers.push(() => ingest.drain());
     const mqtt = await startMqtt({ store, clock, config, logger, ingest, events });
