@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from '../app/logger.js';
 import type { Metrics } from '../app/metrics.js';
 import { notFound } from '../domain/errors.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { sendProblem, toAppError } from './problem.js';
 import { validatorCompiler } from './validator-compiler.js';
 
@@ -35,8 +36,9 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
     frameworkErrors: (error, _request, reply) => sendProblem(reply, toAppError(error)),
   });
 
-  // JSON only: without the text/plain parser, any other content type is a 415.
+  // JSON only: without the text/plain parser, any other content type is a 415. JSON itself strictly (json-body.ts).
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
 
   app.addHook('onRequest', async (request, reply) => {
