@@ -5,7 +5,7 @@ import type { Metrics } from '../app/metrics.js';
 import { notFound } from '../domain/errors.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { sendProblem, toAppError } from './problem.js';
-import { validatorCompiler } from './validator-compiler.js';
+import { validateEveryPart, validatorCompiler } from './validator-compiler.js';
 
 export const bodyLimitBytes = 1024 * 1024;
 
@@ -54,7 +54,8 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
+    // fastify stops at the first part of the request that fails its schema; the answer names the bad fields of all.
+    const appError = ((error as { validation?: unknown }).validation ? validateEveryPart(request) : undefined) ?? toAppError(error);
     if (appError.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, appError);
   });
