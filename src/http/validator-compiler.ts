@@ -26,8 +26,10 @@ const groupIdKeyword: KeywordDefinition = {
  * Request validation with two Ajv instances. Bodies are JSON, so their types are taken as sent: a string where
  * an integer belongs is an error (integers stay integers), and unknown fields are errors where a schema closes
  * its object (no mass assignment). Query strings and path parameters are text by nature, so those are coerced
- * (`limit=5` becomes 5). Both report every problem, not only the first, so the error names every bad field.
- * `verbose` gives each error its schema, for messages in words (validation-problems.ts).
+ * (`limit=5` becomes 5), but only from plain text: an integer is written in decimal digits (not `0x10`, ` 1`,
+ * `1e1` or `+1`, which Ajv would coerce) and within ±(2^53 - 1), and no value holds a control character (`q=%00`).
+ * Both report every problem, not only the first, so the error names every bad field. `verbose` gives each error
+ * its schema, for messages in words (validation-problems.ts).
  */
 const options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, verbose: true } as const;
 const bodyAjv = new Ajv({ ...options, coerceTypes: false, keywords: [groupIdKeyword] });
@@ -46,7 +48,7 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   const part = (httpPart ?? 'body') as HttpPart;
   let validate = compiled[part].get(schema);
   if (!validate) {
-    validate = (part === 'body' ? bodyAjv : textAjv).compile(schema);
+    validate = part === 'body' ? bodyAjv.compile(schema) : withPlainText(schema, textAjv.compile(schema));
     compiled[part].set(schema, validate);
   }
   return validate as ReturnType<FastifySchemaCompiler<object>>;
@@ -68,4 +70,42 @@ export function validateEveryPart(request: FastifyRequest): AppError | undefined
     if (!validate(data[part] ?? null)) parts.push({ context: part, errors: validate.errors ?? [] });
   }
   return parts.length > 0 ? validationFailedOf(parts) : undefined;
+}
+
+const decimalInteger = /^-?\d+$/;
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
+const controlCharacter = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The text checks Ajv's coercion skips, run before it on the raw strings of a query string or path: a control
+ * character in any declared parameter, and an integer parameter written otherwise than in decimal digits or
+ * beyond ±(2^53 - 1). Their errors come first, so they are the ones named for that field.
+ */
+function withPlainText(schema: object, validate: ValidateFunction): ValidateFunction {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const names = Object.keys(properties);
+  const integers = new Set(names.filter((name) => properties[name]?.type === 'integer'));
+  const checked = ((data: unknown, context?: unknown) => {
+    const problems: ErrorObject[] = [];
+    if (data !== null && typeof data === 'object') {
+      for (const name of names) {
+        const value = (data as Record<string, unknown>)[name];
+        if (typeof value !== 'string') continue;
+        const problem = controlCharacter.test(value)
+          ? 'must not contain control characters'
+          : integers.has(name) && !decimalInteger.test(value)
+            ? 'must be a whole number written in decimal digits'
+            : integers.has(name) && !Number.isSafeInteger(Number(value))
+              ? `must be a whole number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`
+              : undefined;
+        if (problem) problems.push({ keyword: 'plainText', instancePath: `/${name}`, schemaPath: `#/properties/${name}/plainText`, params: {}, message: problem });
+      }
+    }
+    const valid = (validate as (data: unknown, context?: unknown) => boolean)(data, context);
+    checked.errors = problems.length > 0 ? [...problems, ...(validate.errors ?? [])] : validate.errors;
+    return valid && problems.length === 0;
+  }) as ValidateFunction;
+  // fastify passes the parent object (so Ajv may coerce a root value) only to functions carrying schemaEnv.
+  Object.assign(checked, { schemaEnv: validate.schemaEnv, schema: validate.schema });
+  return checked;
 }

@@ -48,6 +48,7 @@ const refused: Case[] = [
   { what: 'messages: bad tuid, limit and id list', method: 'GET', path: '/things/bad%20tuid/messages?limit=x&messageid=a,b', fields: ['tuid', 'limit', 'messageid'] },
   { what: 'messages: limit missing, from not a number', method: 'GET', path: '/things/V-1/messages?from=yesterday', fields: ['limit', 'from'] },
   { what: 'things: limit, status and q', method: 'GET', path: `/things?limit=0&installation_status=gone&q=${'q'.repeat(65)}`, fields: ['limit', 'installation_status', 'q'] },
+  { what: 'groups: limit and q', method: 'GET', path: '/groups?limit=5000&q=%00', fields: ['limit', 'q'] },
   { what: 'installation history: bad tuid and limit', method: 'GET', path: '/things/bad%20tuid/installations?limit=-1', fields: ['tuid', 'limit'] },
   { what: 'alerts: from and to', method: 'GET', path: '/things/V-1/alerts?from=-5&to=soon', fields: ['from', 'to'] },
   { what: 'group things: bad group id', method: 'GET', path: '/groups/a%2Bb/things', fields: ['groupid'] },
