@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from '../app/logger.js';
 import type { Metrics } from '../app/metrics.js';
 import { notFound } from '../domain/errors.js';
+import { answerClientError } from './client-error.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { sendProblem, toAppError } from './problem.js';
 import { validateEveryPart, validatorCompiler } from './validator-compiler.js';
@@ -34,6 +35,10 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
     // A URL the router cannot decode (bad percent-encoding, a path parameter over maxParamLength) is answered by
     // fastify before any hook or error handler runs; route it through the one error shape too.
     frameworkErrors: (error, _request, reply) => sendProblem(reply, toAppError(error)),
+    // What Node's HTTP parser refuses (malformed request line, headers too large) gets the one error shape too.
+    clientErrorHandler(error, socket) {
+      answerClientError(error, socket, (this as FastifyInstance).log);
+    },
   });
 
   // JSON only: without the text/plain parser, any other content type is a 415. JSON itself strictly (json-body.ts).
