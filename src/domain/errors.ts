@@ -13,6 +13,8 @@ export const errorCatalog = {
   INVALID_TRANSITION: 'The installation status cannot move from its current state to the requested one.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than the limit.',
   UNSUPPORTED_MEDIA_TYPE: 'The request body is not JSON.',
+  REQUEST_TIMEOUT: 'The request did not arrive in full within the time the server waits for it.',
+  HEADERS_TOO_LARGE: 'The request headers are larger than the server accepts.',
   RATE_LIMITED: 'Too many requests; retry after the given number of seconds.',
   SERVICE_UNAVAILABLE: 'A dependency (store or broker) is not reachable; retry later.',
   INTERNAL: 'An unexpected error; details are in the server log under the request id.',

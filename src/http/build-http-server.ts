@@ -3,8 +3,10 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from '../app/logger.js';
 import type { Metrics } from '../app/metrics.js';
 import { notFound } from '../domain/errors.js';
+import { answerClientError } from './client-error.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { sendProblem, toAppError } from './problem.js';
-import { validatorCompiler } from './validator-compiler.js';
+import { validateEveryPart, validatorCompiler } from './validator-compiler.js';
 
 export const bodyLimitBytes = 1024 * 1024;
 
@@ -33,10 +35,15 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
     // A URL the router cannot decode (bad percent-encoding, a path parameter over maxParamLength) is answered by
     // fastify before any hook or error handler runs; route it through the one error shape too.
     frameworkErrors: (error, _request, reply) => sendProblem(reply, toAppError(error)),
+    // What Node's HTTP parser refuses (malformed request line, headers too large) gets the one error shape too.
+    clientErrorHandler(error, socket) {
+      answerClientError(error, socket, (this as FastifyInstance).log);
+    },
   });
 
-  // JSON only: without the text/plain parser, any other content type is a 415.
+  // JSON only: without the text/plain parser, any other content type is a 415. JSON itself strictly (json-body.ts).
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -52,7 +59,8 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
+    // fastify stops at the first part of the request that fails its schema; the answer names the bad fields of all.
+    const appError = ((error as { validation?: unknown }).validation ? validateEveryPart(request) : undefined) ?? toAppError(error);
     if (appError.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, appError);
   });

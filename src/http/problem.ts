@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { AppError, serviceUnavailable, type ErrorCode, type FieldProblem } from '../domain/errors.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
+import { validationFailedOf, type AjvError } from './validation-problems.js';
 
 /** The HTTP status of each error code: the one mapping of the error catalog to REST. */
 export const httpStatusOf: Record<ErrorCode, number> = {
@@ -14,6 +15,8 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   INVALID_TRANSITION: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
@@ -55,7 +58,7 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isStoreUnavailable(error)) return serviceUnavailable('The store is not reachable right now; retry later.');
   const e = error as { code?: string; statusCode?: number; validation?: AjvError[]; validationContext?: string; message?: string };
-  if (e.validation) return new AppError('VALIDATION_FAILED', validationMessage(e.validation, e.validationContext), e.validation.map((v) => ajvProblem(v, e.validationContext)));
+  if (e.validation) return validationFailedOf([{ context: e.validationContext, errors: e.validation }]);
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
@@ -75,32 +78,4 @@ export function toAppError(error: unknown): AppError {
   if (e.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
   if (e.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).');
   return new AppError('INTERNAL', 'An unexpected error occurred.');
-}
-
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-function ajvProblem(error: AjvError, context: string | undefined): FieldProblem {
-  const path = error.instancePath
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
-    .join('')
-    .replace(/^\./, '');
-  const missing = typeof error.params.missingProperty === 'string' ? error.params.missingProperty : undefined;
-  const extra = typeof error.params.additionalProperty === 'string' ? error.params.additionalProperty : undefined;
-  const named = missing ?? extra;
-  const field = named ? (path ? `${path}.${named}` : named) : path || context || 'body';
-  if (missing) return { field, message: `${field} is required` };
-  if (extra) return { field, message: `${field} is not a known field` };
-  return { field, message: `${field} ${error.message ?? 'is invalid'}` };
-}
-
-function validationMessage(errors: AjvError[], context: string | undefined): string {
-  const fields = errors.map((e) => ajvProblem(e, context).field);
-  return fields.length === 1 ? `Invalid field: ${fields[0]}.` : `Invalid fields: ${[...new Set(fields)].join(', ')}.`;
 }

@@ -25,13 +25,22 @@ const allowedDescriptionControls = new Set(['\t', '\n', '\r']);
  * otherwise case-sensitive. Returns the problem naming `field`, or undefined when `value` is a valid id.
  */
 export function checkGroupId(field: string, value: unknown): FieldProblem | undefined {
-  if (typeof value !== 'string') return { field, message: `${field} must be a string` };
+  const broken = brokenGroupIdRule(value);
+  return broken === undefined ? undefined : { field, message: `${field} ${broken}` };
+}
+
+/**
+ * The group id rule `value` breaks, as the end of a sentence about the field (`must be 1 to 64 characters`), or
+ * undefined when it is a valid id. The one statement of the rule: checkGroupId and the REST schemas use it.
+ */
+export function brokenGroupIdRule(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
   const length = codePointLength(value);
-  if (length < 1 || length > groupLimits.idMax) return { field, message: `${field} must be 1 to ${groupLimits.idMax} characters` };
+  if (length < 1 || length > groupLimits.idMax) return `must be 1 to ${groupLimits.idMax} characters`;
   const bad = forbiddenInGroupId.exec(value)?.[0];
-  if (bad !== undefined) return { field, message: `${field} must not contain whitespace, control characters, /, + or # (found ${describeCharacter(bad)})` };
-  if (value === '.' || value === '..') return { field, message: `${field} must not be . or ..` };
-  if (value.toLowerCase() === unassignedGroupId) return { field, message: `${field} must not be ${unassignedGroupId} (in any letter case): it names the things in no group` };
+  if (bad !== undefined) return `must not contain whitespace, control characters, /, + or # (found ${describeCharacter(bad)})`;
+  if (value === '.' || value === '..') return 'must not be . or ..';
+  if (value.toLowerCase() === unassignedGroupId) return `must not be ${unassignedGroupId} (in any letter case): it names the things in no group`;
   return undefined;
 }
 

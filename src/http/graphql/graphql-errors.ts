@@ -13,6 +13,9 @@ export const graphqlCodeOf: Record<ErrorCode, string> = {
   INVALID_TRANSITION: 'CONFLICT',
   PAYLOAD_TOO_LARGE: 'BAD_USER_INPUT',
   UNSUPPORTED_MEDIA_TYPE: 'BAD_USER_INPUT',
+  // Answered by the HTTP server before any route (client-error.ts); listed for completeness.
+  REQUEST_TIMEOUT: 'BAD_USER_INPUT',
+  HEADERS_TOO_LARGE: 'BAD_USER_INPUT',
   RATE_LIMITED: 'RATE_LIMITED',
   // SPEC section 4 fixes the list of codes, so an outage stays INTERNAL_SERVER_ERROR for clients that switch on
   // it; `extensions.retryable` and the message tell a temporary outage from a bug.

@@ -7,7 +7,7 @@ import { tuidPattern } from '../../domain/things/tuid.js';
  * document, so each shape is written once.
  */
 
-export const Tuid = Type.String({ pattern: tuidPattern.source, description: 'Thing id: 1-64 of A-Z a-z 0-9 . _ : -' });
+export const Tuid = Type.String({ pattern: tuidPattern.source, description: 'Thing id: 1-64 of A-Z a-z 0-9 . _ : -', 'x-expected': '1 to 64 of A-Z a-z 0-9 . _ : -' });
 export const TuidParams = Type.Object({ tuid: Tuid });
 
 export const FieldError = Type.Object({ field: Type.String(), message: Type.String() });

@@ -25,6 +25,8 @@ export function registerCommandRoutes(app: FastifyInstance, deps: RestDeps): voi
   app.post(
     '/things/:tuid/commands',
     {
+      // The body's field paths in errors start with `commands` (`commands[0].transactionId`), as the domain's do.
+      config: { bodyName: 'commands' },
       schema: {
         tags: ['commands'],
         summary: 'Send commands to a thing: stored in its history and published on its downlink topic',

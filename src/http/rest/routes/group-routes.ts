@@ -10,8 +10,10 @@ import type { RestDeps } from '../rest-deps.js';
 import { ThingSummary, TuidParams, dataOf, errors } from '../schemas.js';
 
 const groupIdRule = '1-64 characters; no whitespace, control characters, /, + or #; not `unassigned` in any letter case';
-const GroupId = Type.String({ description: `Group id: ${groupIdRule}` });
-const GroupRef = Type.String({ description: 'A group id, or `unassigned` for the things in no group' });
+// 'x-group-id' checks the domain's group id rule with the other fields (validator-compiler.ts), so one answer names
+// every bad field; 'ref' also admits `unassigned`.
+const GroupId = Type.String({ description: `Group id: ${groupIdRule}`, 'x-group-id': 'id' });
+const GroupRef = Type.String({ description: 'A group id, or `unassigned` for the things in no group', 'x-group-id': 'ref' });
 const Description = Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], { description: 'Free text, at most 1024 characters; null when none' });
 const GroupParams = Type.Object({ groupid: GroupRef });
 

@@ -5,7 +5,7 @@ import { dataArrayJson } from '../presenters.js';
 import type { RestDeps } from '../rest-deps.js';
 import { TuidParams, errors } from '../schemas.js';
 
-const idList = Type.String({ pattern: '^\\s*\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*$', description: 'comma-separated integers' });
+const idList = Type.String({ pattern: '^\\s*\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*$', description: 'comma-separated integers', 'x-expected': 'comma-separated whole numbers' });
 
 const MessageQuery = Type.Object({
   limit: Type.Integer({ minimum: messageLimit.min, maximum: messageLimit.max, description: 'required: newest N messages' }),
