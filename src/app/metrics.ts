@@ -22,7 +22,7 @@ export function createMetrics() {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
-    ingestReceived: counter(registry, 'thingdesk_ingest_received_total', 'Uplink messages received (each element of an array counts).'),
+    ingestReceived: counter(registry, 'thingdesk_ingest_received_total', 'Uplink messages received (each element of an array counts; those past UPLINK_MAX_MESSAGES count once, as their one dead letter).'),
     ingestStored: counter(registry, 'thingdesk_ingest_stored_total', 'Uplink messages committed to the store.'),
     ingestDuplicates: counter(registry, 'thingdesk_ingest_duplicates_total', 'Redelivered uplink messages already stored, skipped.'),
     ingestFlagged: counter(registry, 'thingdesk_ingest_flagged_total', 'Stored uplink messages that broke a catalog rule of their id.'),

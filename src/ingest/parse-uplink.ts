@@ -27,7 +27,11 @@ export const defaultUplinkLimits: UplinkLimits = { maxMessages: 1000, maxMessage
 export interface ParsedUplink {
   records: UplinkRecord[];
   deadLetters: DeadLetterRecord[];
-  /** How many messages the payload held (records + dead letters of single messages). */
+  /**
+   * How many messages the payload accounts for: each message taken (stored, a duplicate or dead-lettered), and the
+   * messages past UPLINK_MAX_MESSAGES once, as the one dead letter that holds them. So received = stored +
+   * duplicates + dead letters, always.
+   */
   received: number;
 }
 
@@ -100,7 +104,7 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource, limits
       receivedAt: from.receivedAt,
     });
   });
-  return { records, deadLetters, received: all.length };
+  return { records, deadLetters, received: items.length + (all.length > items.length ? 1 : 0) };
 }
 
 /**

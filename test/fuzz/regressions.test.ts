@@ -94,7 +94,8 @@ describe('fuzz regressions', () => {
 
   test('MQTT: an uplink nested deeper than JSON.stringify can write is acknowledged and dead-lettered (was never acknowledged, connection closed)', async () => {
     const gateway = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
-    const depth = 100_000;
+    // Deep enough to overflow JSON.stringify, small enough for MQTT_MAX_PACKET_SIZE (256 KiB).
+    const depth = 30_000;
     await gateway.publishAsync('thingdesk/acme/up/GW-1', `[${'{"a":['.repeat(depth)}1${']}'.repeat(depth)},{"tsmId":1112,"tsmEv":10,"tsmTs":1790000000,"tsmTuid":"DEEP-OK","uptime":1}]`, { qos: 1 });
     assert.ok(gateway.connected);
     const [letter] = await server.app.store.deadLetters.list({ organizationId: 'acme', limit: 1 });
