@@ -1,6 +1,6 @@
 import type { DeadLetterRecord, IngestBatchResult, UplinkRecord } from '../domain/messages/message-types.js';
 import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
-import { isStoreUnavailable } from '../store/store-unavailable.js';
+import { isTemporaryStoreFailure } from '../store/store-unavailable.js';
 
 export interface BatcherOptions {
   /** Most records (messages + dead letters) one transaction writes; a single larger payload is written alone. */
@@ -48,8 +48,9 @@ export interface BatchCommitted {
  * running transaction plus one's own. A payload's promise resolves only after its transaction committed, which is
  * when the broker may acknowledge it.
  *
- * A transaction that fails because the store cannot be reached rejects every payload in it (none is acknowledged;
- * gateways send them again). One that fails for another reason is a payload the store refuses (a poison uplink):
+ * A transaction that fails for a temporary reason (the store unreachable, a lock held too long, a full disk) rejects
+ * every payload in it (none is acknowledged; gateways send them again). One that fails for another reason is a
+ * payload the store refuses (a poison uplink):
  * the payloads are then written one by one, and one that fails alone is stored as a dead letter with the reason,
  * so it is acknowledged once and never retried forever, and the rest commit as usual.
  */
@@ -137,7 +138,7 @@ export class UplinkBatcher {
     try {
       await this.write(batch, batch.flatMap((p) => p.records), batch.flatMap((p) => p.deadLetters));
     } catch (error) {
-      if (isStoreUnavailable(error)) for (const pending of batch) pending.reject(error);
+      if (isTemporaryStoreFailure(error)) for (const pending of batch) pending.reject(error);
       else await this.isolate(batch, error);
     } finally {
       this.running -= 1;
@@ -166,7 +167,7 @@ export class UplinkBatcher {
           error = thrown;
         }
       }
-      if (isStoreUnavailable(error) || !pending.poisoned) {
+      if (isTemporaryStoreFailure(error) || !pending.poisoned) {
         pending.reject(error);
         continue;
       }

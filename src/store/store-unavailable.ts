@@ -18,8 +18,9 @@ export function isStoreUnavailable(error: unknown): boolean {
 const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 // PostgreSQL SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down),
-// too_many_connections. Class 08 (connection exception) is matched as a whole.
-const serverCodes = new Set(['57P01', '57P02', '57P03', '53300']);
+// too_many_connections, query_canceled (STORE_TIMEOUT_MS reached on the server), disk_full. Class 08 (connection
+// exception) is matched as a whole.
+const serverCodes = new Set(['57P01', '57P02', '57P03', '53300', '57014', '53100']);
 
 // node-postgres reports a lost or timed-out connection by message only.
 const driverMessages = [
@@ -33,4 +34,17 @@ function isConnectionFailure(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (socketCodes.has(code) || serverCodes.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
   return driverMessages.some((pattern) => pattern.test(error.message));
+}
+
+// SQLite's: the write lock held past busy_timeout, the disk full or failing. The same batch would succeed later.
+const sqliteTemporaryCodes = /^SQLITE_(BUSY|LOCKED|FULL|IOERR)/;
+
+/**
+ * Whether a failed write would succeed later unchanged (an outage, a lock held too long, a full disk), as opposed
+ * to a failure of the data itself. The uplink batcher retries the former and isolates the payload on the latter.
+ */
+export function isTemporaryStoreFailure(error: unknown): boolean {
+  if (isStoreUnavailable(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && sqliteTemporaryCodes.test(code);
 }

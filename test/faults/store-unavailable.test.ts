@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { toAppError } from '../../src/http/problem.js';
-import { isStoreUnavailable } from '../../src/store/store-unavailable.js';
+import { isStoreUnavailable, isTemporaryStoreFailure } from '../../src/store/store-unavailable.js';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -20,6 +20,8 @@ const cases: [string, unknown, boolean][] = [
   ['connect timeout of the client', new Error('Connection terminated due to connection timeout'), true],
   ['a client broken earlier', new Error('Client has encountered a connection error and is not queryable'), true],
   ['wrapped in a cause', new Error('query failed', { cause: coded('read ECONNRESET', 'ECONNRESET') }), true],
+  ['statement timeout on the server (STORE_TIMEOUT_MS)', coded('canceling statement due to statement timeout', '57014'), true],
+  ['disk full', coded('could not extend file: No space left on device', '53100'), true],
   ['unique violation', coded('duplicate key value violates unique constraint', '23505'), false],
   ['syntax error', coded('syntax error at or near "selec"', '42601'), false],
   ['deadlock', coded('deadlock detected', '40P01'), false],
@@ -28,6 +30,20 @@ const cases: [string, unknown, boolean][] = [
   ['a plain bug', new TypeError("Cannot read properties of undefined (reading 'x')"), false],
   ['not an error', 'ECONNREFUSED', false],
 ];
+
+describe('temporary write failures: the uplink batcher retries these whole instead of isolating a payload', () => {
+  const temporary: [string, unknown, boolean][] = [
+    ['SQLite busy', coded('database is locked', 'SQLITE_BUSY'), true],
+    ['SQLite disk full', coded('database or disk is full', 'SQLITE_FULL'), true],
+    ['SQLite I/O error', coded('disk I/O error', 'SQLITE_IOERR_WRITE'), true],
+    ['connection refused', coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'), true],
+    ['the writer thread ran out of memory', new Error('the uplink writer thread exited with code 1'), false],
+    ['a value the column refuses', coded('value too long for type character varying(64)', '22001'), false],
+  ];
+  for (const [name, error, expected] of temporary) {
+    test(`${name}: ${expected ? 'temporary' : 'the data'}`, () => assert.equal(isTemporaryStoreFailure(error), expected));
+  }
+});
 
 describe('store unavailable errors', () => {
   for (const [name, error, unavailable] of cases) {
