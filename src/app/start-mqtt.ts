@@ -55,6 +55,7 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
     clientId: config.mqttClientId,
     slots: config.mqttConsumerSlots,
     receiveMaximum: config.mqttConsumerReceiveMaximum,
+    maxPacketSize: config.mqttMaxPacketSize,
     sharedGroup: config.mqttSharedGroup,
     leases: deps.store.leases,
     now: () => deps.clock.now(),

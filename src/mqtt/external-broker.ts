@@ -15,6 +15,8 @@ export interface ExternalBrokerOptions {
   slots: number;
   /** Uplinks one consumer session may have unacknowledged (MQTT 5 Receive Maximum it announces). */
   receiveMaximum: number;
+  /** Largest uplink packet taken (MQTT_MAX_PACKET_SIZE), announced so the broker never sends a larger one. */
+  maxPacketSize: number;
   /** The shared subscription group; every instance of one deployment uses the same. */
   sharedGroup: string;
   leases: Pick<LeasesStore, 'acquire' | 'release' | 'listLive'>;
@@ -110,6 +112,7 @@ export class ExternalBroker implements MqttTransport {
       clientId: ExternalBroker.slotClientId(this.options.sharedGroup, slot),
       sessionExpiryS,
       receiveMaximum: this.options.receiveMaximum,
+      maxPacketSize: this.options.maxPacketSize,
       // Every instance's consumers join the group; the broker hands each uplink to one member.
       subscription: `$share/${this.options.sharedGroup}/${allUplinksFilter}`,
       logger,

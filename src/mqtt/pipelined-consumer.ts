@@ -11,6 +11,8 @@ export interface PipelinedConsumerOptions {
   sessionExpiryS: number;
   /** Messages the broker may have unacknowledged on this connection (MQTT 5 Receive Maximum). */
   receiveMaximum: number;
+  /** Largest packet the broker may send (MQTT 5 Maximum Packet Size): a larger message is dropped by the broker. */
+  maxPacketSize: number;
   /** The one subscription of the session (QoS 1), e.g. `$share/thingdesk/thingdesk/+/up/+`. */
   subscription: string;
   /** Stores one message; its PUBACK goes out only after this resolves. A rejection drops the connection. */
@@ -118,7 +120,7 @@ export class PipelinedConsumer {
         keepalive: keepaliveS,
         username: url.username ? decodeURIComponent(url.username) : undefined,
         password: url.password ? Buffer.from(decodeURIComponent(url.password)) : undefined,
-        properties: { sessionExpiryInterval: this.options.sessionExpiryS, receiveMaximum: this.options.receiveMaximum },
+        properties: { sessionExpiryInterval: this.options.sessionExpiryS, receiveMaximum: this.options.receiveMaximum, maximumPacketSize: this.options.maxPacketSize },
       });
     });
   }

@@ -37,9 +37,11 @@ interface Entry extends LiveConnection {
 
 export const slowConsumer: StreamEnd = { code: 1013, message: 'Closed: the client does not read its events fast enough; reconnect and catch up with a query.', slow: true };
 
-function sessionEnd(reason: string): StreamEnd {
+/** How a stream ends with its session; `reason` as stored with the session, when known. */
+function sessionEnd(reason?: string): StreamEnd {
   if (reason === ('role changed' satisfies SessionEndReason)) return { code: 4403, message: 'Forbidden: your role changed; sign in again.', slow: false };
-  return { code: 4401, message: `Unauthorized: the session has ended (${reason}); sign in again.`, slow: false };
+  const why = reason === undefined ? '' : ` (${reason})`;
+  return { code: 4401, message: `Unauthorized: the session has ended${why}; sign in again.`, slow: false };
 }
 
 /**
@@ -91,7 +93,7 @@ export class LiveStreams {
     try {
       await this.deps.sessions.assertSessionActive(entry.principal);
     } catch (error) {
-      this.end(entry, sessionEnd('ended'));
+      this.end(entry, sessionEnd());
       throw error;
     }
     const { perConnection, perUser } = this.deps.limits;
