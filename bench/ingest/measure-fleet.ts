@@ -22,6 +22,11 @@ export interface MeasureTarget {
   metricsUrl?: string;
   /** The server process (platform or bare broker), for its CPU use over the window. */
   serverPid?: number;
+  /**
+   * After the fleet stops, wait for the platform to take in everything the broker acknowledged (an external broker
+   * acknowledges on receipt, so a backlog may remain) and report how long that took (needs `metricsUrl`).
+   */
+  drain?: boolean;
 }
 
 /** The platform's own view of the window, from /metrics. */
@@ -53,6 +58,18 @@ export interface FleetMeasurement {
   /** Milliseconds one row count took (it blocks the simulator while it runs). */
   countMs: number | undefined;
   metrics: PlatformMetricsWindow | undefined;
+  /** With `drain`: from the fleet's stop until the platform had received every acknowledged message. */
+  drain?: BacklogDrain;
+}
+
+export interface BacklogDrain {
+  /** Messages the broker acknowledged to the fleet over the whole run (warm-up included). */
+  acked: number;
+  /** Messages the platform received (stored, duplicates and dead letters) once drained, or at the time-out. */
+  received: number;
+  seconds: number;
+  /** received >= acked within the time-out: nothing the broker acknowledged was lost. */
+  complete: boolean;
 }
 
 interface Snapshot {
@@ -70,7 +87,7 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
   const onError = (error: Error) => {
     if (errorSamples.size < 5) errorSamples.add(error.message);
   };
-  await runFleet({ ...fleetOptions, durationS: timing.warmupS, onError });
+  const warmup = await runFleet({ ...fleetOptions, durationS: timing.warmupS, onError });
 
   const fleet = await startFleet({ ...fleetOptions, durationS: 0, onError });
   try {
@@ -89,6 +106,7 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
     await sleep(timing.windowS * 1000 - (performance.now() - first.at));
     const last = await snapshot();
     const report = await fleet.stop();
+    const drain = target.drain && target.metricsUrl ? await drainBacklog(target.metricsUrl, warmup.messagesAcked + report.messagesAcked) : undefined;
 
     const windowS = (last.at - first.at) / 1000;
     const benchCpu = process.cpuUsage(first.benchCpu);
@@ -105,10 +123,27 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
       simulatorCpuPercent: ((benchCpu.user + benchCpu.system) / 1e6 / ((performance.now() - first.at) / 1000)) * 100,
       countMs: last.countMs,
       metrics: first.scrape && last.scrape ? metricsWindow(first.scrape, last.scrape, windowS) : undefined,
+      drain,
     };
   } finally {
     await fleet.stop();
   }
+}
+
+const drainTimeoutS = 120;
+
+async function drainBacklog(metricsUrl: string, acked: number): Promise<BacklogDrain> {
+  const started = performance.now();
+  const received = async () => {
+    const scrape = await scrapeMetrics(metricsUrl);
+    return scrape.get('thingdesk_ingest_received_total') ?? 0;
+  };
+  let seen = await received();
+  while (seen < acked && performance.now() - started < drainTimeoutS * 1000) {
+    await sleep(200);
+    seen = await received();
+  }
+  return { acked, received: seen, seconds: (performance.now() - started) / 1000, complete: seen >= acked };
 }
 
 function metricsWindow(first: Scrape, last: Scrape, windowS: number): PlatformMetricsWindow {

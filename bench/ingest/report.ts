@@ -132,6 +132,13 @@ export function formatReport(report: IngestReport): string {
         `(RSS ${fixed(s.simulatorPeakRssMiB)} MB), p50 ack ${fixed(p.ackLatencyMs.p50)} ms, fleet errors ${p.fleetErrors}` +
         (p.countMs === undefined ? '' : `, row count took ${fixed(p.countMs, 0)} ms`),
     );
+    if (p.drain) {
+      const ackedRatio = p.committedPerS === undefined ? 'n/a' : percent(p.committedPerS / p.ackedPerS);
+      out.push(
+        `      committed / broker-acknowledged in the window: ${ackedRatio}; after the fleet stopped the backlog drained in ${fixed(p.drain.seconds)} s: ` +
+          `${int(p.drain.received)} received of ${int(p.drain.acked)} acknowledged (${p.drain.complete ? 'nothing lost' : 'INCOMPLETE at the time-out'})`,
+      );
+    }
     if (m) {
       out.push(
         `      /metrics: received ${int(m.receivedPerS)}/s, stored ${int(m.storedPerS)}/s, duplicates ${int(m.duplicatesPerS)}/s, dead letters ${int(m.deadLetteredPerS)}/s; ` +

@@ -97,7 +97,7 @@ async function runExternalScenario(entry: PlatformEntry, target: ExternalTarget,
   const simulatorRss = new RssSampler(process.pid, false);
   try {
     const fleet: FleetOptions = { ...fleetBase, url: target.mqttUrl, organizationId: target.organizationId, batchSize };
-    const measurement = await measureFleet(fleet, { countRows: () => target.countRows(), metricsUrl: platform.metricsUrl, serverPid: platform.process.pid }, timing);
+    const measurement = await measureFleet(fleet, { countRows: () => target.countRows(), metricsUrl: platform.metricsUrl, serverPid: platform.process.pid, drain: true }, timing);
     return {
       name: `PostgreSQL + external broker, ${describeSize(batchSize)}`,
       store: 'postgres',
