@@ -17,46 +17,66 @@ const maxKeys = 100_000;
  * (with an external broker, the broker authenticates).
  */
 export class AuthThrottle {
-  private readonly failures = new Map<string, { count: number; since: number }>();
+  private readonly failures: FailureWindow;
 
   constructor(
     private readonly limits: AuthThrottleLimits,
-    private readonly now: () => number,
-  ) {}
+    now: () => number,
+  ) {
+    this.failures = new FailureWindow(limits.windowMs, now);
+  }
 
   /** True while the username or the address has used up its failures for the window. */
   isBlocked(username: string, address: string): boolean {
-    return this.reached(`u:${username}`, this.limits.perUsername) || this.reached(`a:${address}`, this.limits.perAddress);
+    return this.failures.reached(`u:${username}`, this.limits.perUsername) || this.failures.reached(`a:${address}`, this.limits.perAddress);
   }
 
   recordFailure(username: string, address: string): void {
-    this.count(`u:${username}`);
-    this.count(`a:${address}`);
+    this.failures.record(`u:${username}`);
+    this.failures.record(`a:${address}`);
   }
 
   recordSuccess(username: string): void {
-    this.failures.delete(`u:${username}`);
+    this.failures.clear(`u:${username}`);
   }
+}
 
-  private reached(key: string, limit: number): boolean {
+/**
+ * Failures counted per key within a window that starts at the key's first failure. Bounded: past `maxKeys` keys the
+ * oldest is forgotten (its count restarts).
+ */
+export class FailureWindow {
+  private readonly failures = new Map<string, { count: number; since: number }>();
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** True while `key` has `limit` failures or more in its current window. */
+  reached(key: string, limit: number): boolean {
     const entry = this.failures.get(key);
     if (!entry) return false;
-    if (this.now() - entry.since >= this.limits.windowMs) {
+    if (this.now() - entry.since >= this.windowMs) {
       this.failures.delete(key);
       return false;
     }
     return entry.count >= limit;
   }
 
-  private count(key: string): void {
+  record(key: string): void {
     const now = this.now();
     const entry = this.failures.get(key);
-    if (entry && now - entry.since < this.limits.windowMs) {
+    if (entry && now - entry.since < this.windowMs) {
       entry.count += 1;
       return;
     }
     this.failures.delete(key);
     if (this.failures.size >= maxKeys) this.failures.delete(this.failures.keys().next().value!);
     this.failures.set(key, { count: 1, since: now });
+  }
+
+  clear(key: string): void {
+    this.failures.delete(key);
   }
 }

@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { Logger } from '../app/logger.js';
 import { mayPublish, maySubscribe, type MqttPrincipal } from './access-rules.js';
-import { AuthThrottle, type AuthThrottleLimits } from './auth-throttle.js';
+import { AuthThrottle, FailureWindow, type AuthThrottleLimits } from './auth-throttle.js';
 import { ClientIdOwners } from './client-id-owners.js';
 import type { MqttTransport, UplinkHandler } from './mqtt-transport.js';
 import { parseUplinkTopic } from './topics.js';
@@ -49,11 +49,16 @@ export class EmbeddedBroker implements MqttTransport {
   private readonly principals = new WeakMap<Client, MqttPrincipal>();
   private readonly owners = new ClientIdOwners();
   private readonly throttle: AuthThrottle;
+  /** Oversized packets sent before CONNECT completed, per address (the tarpit's trigger). */
+  private readonly violations: FailureWindow;
+  private readonly tarpitted = new Map<string, number>();
+  private readonly held = new Set<Socket>();
   private recheckTimer: NodeJS.Timeout | undefined;
   port: number | undefined;
 
   constructor(private readonly options: EmbeddedBrokerOptions) {
     this.throttle = new AuthThrottle(options.authFailures, options.now);
+    this.violations = new FailureWindow(tarpit.windowMs, options.now);
   }
 
   async start(): Promise<void> {
@@ -69,7 +74,7 @@ export class EmbeddedBroker implements MqttTransport {
       connectTimeout: options.connectTimeoutMs,
       authenticate: (client, username, password, done) => {
         if (!username || !password) return done(authError('bad username or password', 4), false);
-        const address = client.conn && 'remoteAddress' in client.conn ? String(client.conn.remoteAddress) : 'unknown';
+        const address = addressOf(client);
         // Refused before the password is checked: CONNACK 5 (3.1.1) / 0x87 Not authorized (5).
         if (this.throttle.isBlocked(username, address)) return done(authError('too many failed authentications; retry later', 5), false);
         options.authenticate(username, password.toString('utf8')).then(
@@ -113,6 +118,9 @@ export class EmbeddedBroker implements MqttTransport {
       },
     });
     broker.on('clientError', (client, error) => options.logger.debug({ clientId: client.id, err: error.message }, 'MQTT client error'));
+    broker.on('connectionError', (client, error) => {
+      if ((error as { maximumPacketSize?: number }).maximumPacketSize !== undefined) this.violations.record(addressOf(client));
+    });
     broker.on('clientDisconnect', (client) => {
       const principal = this.principals.get(client);
       // A clean session ends with its connection; a takeover by the same credential already holds the id.
@@ -121,7 +129,10 @@ export class EmbeddedBroker implements MqttTransport {
     this.broker = broker;
     this.recheckTimer = setInterval(() => void this.recheckCredentials(), options.credentialRecheckMs);
     this.recheckTimer.unref();
-    const server = createServer(broker.handle);
+    const server = createServer((socket) => {
+      if (this.violations.reached(socket.remoteAddress ?? 'unknown', tarpit.violations)) this.holdInTarpit(socket);
+      else broker.handle(socket);
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => {
@@ -132,6 +143,32 @@ export class EmbeddedBroker implements MqttTransport {
     this.server = server;
     const address = server.address();
     this.port = typeof address === 'object' && address ? address.port : options.port;
+  }
+
+  /**
+   * An address that sent oversized packets before authenticating keeps sending them in a loop, each attempt costing
+   * an accepted connection and a read. Its new connections are held unread and closed after a while, so the loop
+   * waits for its answer; a bounded number per address, past which they are closed at once.
+   */
+  private holdInTarpit(socket: Socket): void {
+    const address = socket.remoteAddress ?? 'unknown';
+    const held = this.tarpitted.get(address) ?? 0;
+    socket.on('error', () => undefined);
+    if (held >= tarpit.maxHeldPerAddress) {
+      socket.destroy();
+      return;
+    }
+    this.tarpitted.set(address, held + 1);
+    this.held.add(socket);
+    socket.pause();
+    const timer = setTimeout(() => socket.destroy(), tarpit.holdMs);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      this.held.delete(socket);
+      const left = (this.tarpitted.get(address) ?? 1) - 1;
+      if (left > 0) this.tarpitted.set(address, left);
+      else this.tarpitted.delete(address);
+    });
   }
 
   /**
@@ -175,6 +212,7 @@ export class EmbeddedBroker implements MqttTransport {
     this.server = undefined;
     this.broker = undefined;
     if (broker) await new Promise<void>((resolve) => broker.close(() => resolve()));
+    for (const socket of this.held) socket.destroy();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
@@ -210,6 +248,17 @@ const serverBusy = 0x89;
  * A CONNACK refusal: 4 is "bad user name or password", 3 "server unavailable" (MQTT 3.1.1 return codes; aedes
  * sends MQTT 5 clients the matching reason codes, 0x86 and 0x88).
  */
+/**
+ * The tarpit: an address that sent `violations` oversized packets before CONNECT within `windowMs` (counted from
+ * the first) has its new connections held unread for `holdMs`, at most `maxHeldPerAddress` at once.
+ */
+const tarpit = { violations: 10, windowMs: 60_000, holdMs: 2000, maxHeldPerAddress: 50 } as const;
+
+function addressOf(client: Client): string {
+  const conn = client.conn as { remoteAddress?: string } | undefined;
+  return conn?.remoteAddress ?? 'unknown';
+}
+
 function authError(message: string, returnCode: number): Error & { returnCode: number } {
   return Object.assign(new Error(message), { returnCode });
 }

@@ -1,0 +1,56 @@
+/**
+ * Abusive reconnect loops on the embedded broker (issue 12, the hostile soak): an address that keeps sending
+ * oversized packets before authenticating is held in a tarpit, and a gateway reconnecting with the right password
+ * does not pay an argon2 verify each time.
+ */
+import assert from 'node:assert/strict';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { revokeMqttCredential, createMqttCredential } from '../../src/domain/identity/identity-service.js';
+import { cleanupStores } from '../helpers/databases.js';
+import { closeMqttClients, connectMqtt } from '../helpers/mqtt-clients.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+after(cleanupStores);
+after(closeMqttClients);
+
+/** A raw connection from `localAddress` that sends a CONNECT announcing 255 MB; resolves with how long until the server closed it. */
+function oversizedConnect(port: number, localAddress: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket: Socket = tcpConnect({ port, host: '127.0.0.1', localAddress });
+    socket.on('error', () => undefined);
+    socket.once('connect', () => socket.write(Buffer.from([0x10, 0xff, 0xff, 0xff, 0x7f, ...Buffer.alloc(1024)])));
+    socket.once('close', () => resolve(Date.now() - started));
+    setTimeout(() => reject(new Error('still open after 10 s')), 10_000).unref();
+  });
+}
+
+describe('embedded broker: abusive reconnect loops', () => {
+  let server: TestApp;
+  let port: number;
+  before(async () => {
+    server = await startTestApp();
+    port = Number(new URL(server.mqttUrl).port);
+  });
+  after(() => server?.stop());
+
+  test('after 10 oversized packets before CONNECT, that address waits 2 s for each refusal; other addresses do not', async () => {
+    for (let i = 0; i < 10; i++) assert.ok((await oversizedConnect(port, '127.0.0.3')) < 1000, `attempt ${i} closed at once`);
+    const held = await oversizedConnect(port, '127.0.0.3');
+    assert.ok(held >= 1800 && held < 5000, `the 11th attempt was held ${held} ms`);
+    assert.ok((await oversizedConnect(port, '127.0.0.4')) < 1000, 'another address is answered at once');
+    const gateway = await connectMqtt(server.mqttUrl, { username: 'acme-gateway', password: 'acme-gateway-password', reconnectPeriod: 0 });
+    assert.ok(gateway.connected, 'a gateway on another address connects as usual');
+    await gateway.endAsync();
+  });
+
+  test('the memory of verified passwords accepts only the same password, and forgets a credential revoked here at once', async () => {
+    const deps = { store: server.app.store, clock: server.app.clock };
+    await createMqttCredential(deps, { organizationId: 'acme', kind: 'gateway', username: 'loop-gw', password: 'loop-gateway-password' });
+    for (let i = 0; i < 5; i++) await (await connectMqtt(server.mqttUrl, { username: 'loop-gw', password: 'loop-gateway-password', reconnectPeriod: 0 })).endAsync();
+    await assert.rejects(connectMqtt(server.mqttUrl, { username: 'loop-gw', password: 'loop-gateway-passwor', reconnectPeriod: 0 }), /Bad user ?name or password/i);
+    await revokeMqttCredential({ ...deps, events: server.app.events }, { username: 'loop-gw' });
+    await assert.rejects(connectMqtt(server.mqttUrl, { username: 'loop-gw', password: 'loop-gateway-password', reconnectPeriod: 0 }), /Bad user ?name or password|Not authorized/i);
+  });
+});
