@@ -49,7 +49,7 @@ export class EmbeddedBroker implements MqttTransport {
   private readonly principals = new WeakMap<Client, MqttPrincipal>();
   private readonly owners = new ClientIdOwners();
   private readonly throttle: AuthThrottle;
-  /** Oversized packets sent before CONNECT completed, per address (the tarpit's trigger). */
+  /** Oversized packets, per address (before CONNECT completed) and per username (after): the tarpit's trigger. */
   private readonly violations: FailureWindow;
   private readonly tarpitted = new Map<string, number>();
   private readonly held = new Set<Socket>();
@@ -77,7 +77,10 @@ export class EmbeddedBroker implements MqttTransport {
         const address = addressOf(client);
         // Refused before the password is checked: CONNACK 5 (3.1.1) / 0x87 Not authorized (5).
         if (this.throttle.isBlocked(username, address)) return done(authError('too many failed authentications; retry later', 5), false);
-        options.authenticate(username, password.toString('utf8')).then(
+        // A credential that keeps sending oversized packets waits before each answer: its reconnect loop slows down.
+        const wait = this.violations.reached(`u:${username}`, tarpit.violations) ? tarpit.holdMs : 0;
+        const checked = wait === 0 ? options.authenticate(username, password.toString('utf8')) : delay(wait).then(() => options.authenticate(username, password.toString('utf8')));
+        checked.then(
           (principal) => {
             if (!principal) {
               this.throttle.recordFailure(username, address);
@@ -117,9 +120,13 @@ export class EmbeddedBroker implements MqttTransport {
         done(null, subscription);
       },
     });
-    broker.on('clientError', (client, error) => options.logger.debug({ clientId: client.id, err: error.message }, 'MQTT client error'));
+    broker.on('clientError', (client, error) => {
+      options.logger.debug({ clientId: client.id, err: error.message }, 'MQTT client error');
+      const principal = this.principals.get(client);
+      if (principal && isPacketTooLarge(error)) this.violations.record(`u:${principal.username}`);
+    });
     broker.on('connectionError', (client, error) => {
-      if ((error as { maximumPacketSize?: number }).maximumPacketSize !== undefined) this.violations.record(addressOf(client));
+      if (isPacketTooLarge(error)) this.violations.record(`a:${addressOf(client)}`);
     });
     broker.on('clientDisconnect', (client) => {
       const principal = this.principals.get(client);
@@ -130,7 +137,7 @@ export class EmbeddedBroker implements MqttTransport {
     this.recheckTimer = setInterval(() => void this.recheckCredentials(), options.credentialRecheckMs);
     this.recheckTimer.unref();
     const server = createServer((socket) => {
-      if (this.violations.reached(socket.remoteAddress ?? 'unknown', tarpit.violations)) this.holdInTarpit(socket);
+      if (this.violations.reached(`a:${socket.remoteAddress ?? 'unknown'}`, tarpit.violations)) this.holdInTarpit(socket);
       else broker.handle(socket);
     });
     await new Promise<void>((resolve, reject) => {
@@ -250,9 +257,16 @@ const serverBusy = 0x89;
  */
 /**
  * The tarpit: an address that sent `violations` oversized packets before CONNECT within `windowMs` (counted from
- * the first) has its new connections held unread for `holdMs`, at most `maxHeldPerAddress` at once.
+ * the first) has its new connections held unread for `holdMs`, at most `maxHeldPerAddress` at once; a credential
+ * that sent as many after CONNECT waits `holdMs` for the answer to each CONNECT.
  */
 const tarpit = { violations: 10, windowMs: 60_000, holdMs: 2000, maxHeldPerAddress: 50 } as const;
+
+function isPacketTooLarge(error: Error): boolean {
+  return (error as { maximumPacketSize?: number }).maximumPacketSize !== undefined;
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function addressOf(client: Client): string {
   const conn = client.conn as { remoteAddress?: string } | undefined;

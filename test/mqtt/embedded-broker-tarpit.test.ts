@@ -53,4 +53,24 @@ describe('embedded broker: abusive reconnect loops', () => {
     await revokeMqttCredential({ ...deps, events: server.app.events }, { username: 'loop-gw' });
     await assert.rejects(connectMqtt(server.mqttUrl, { username: 'loop-gw', password: 'loop-gateway-password', reconnectPeriod: 0 }), /Bad user ?name or password|Not authorized/i);
   });
+
+  test('a credential that sent 10 oversized packets waits 2 s for each CONNECT answer; other credentials do not', async () => {
+    const deps = { store: server.app.store, clock: server.app.clock };
+    await createMqttCredential(deps, { organizationId: 'acme', kind: 'gateway', username: 'oversize-gw', password: 'oversize-gateway-password' });
+    const oversize = { username: 'oversize-gw', password: 'oversize-gateway-password', reconnectPeriod: 0 };
+    for (let i = 0; i < 10; i++) {
+      const client = await connectMqtt(server.mqttUrl, oversize);
+      const closed = new Promise((resolve) => client.once('close', resolve));
+      client.publish('thingdesk/acme/up/GW-BIG', Buffer.alloc(300 * 1024, 0x20), { qos: 1 });
+      await closed;
+      client.end(true);
+    }
+    let started = performance.now();
+    await (await connectMqtt(server.mqttUrl, oversize)).endAsync();
+    const held = performance.now() - started;
+    assert.ok(held >= 1800, `the credential's CONNECT was answered after ${Math.round(held)} ms`);
+    started = performance.now();
+    await (await connectMqtt(server.mqttUrl, { username: 'acme-gateway', password: 'acme-gateway-password', reconnectPeriod: 0 })).endAsync();
+    assert.ok(performance.now() - started < 1500, 'another credential is answered without waiting');
+  });
 });
