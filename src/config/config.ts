@@ -120,7 +120,7 @@ const settings = {
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
   graphqlSubscriptionsPerConnection: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION', fallback: '100', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },
   graphqlSubscriptionsPerUser: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_USER', fallback: '200', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
-  graphqlSubscriptionQueue: { variable: 'GRAPHQL_SUBSCRIPTION_QUEUE', fallback: '10000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  graphqlSubscriptionQueue: { variable: 'GRAPHQL_SUBSCRIPTION_QUEUE', fallback: '4000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   graphqlSendBufferBytes: { variable: 'GRAPHQL_SEND_BUFFER_BYTES', fallback: '4194304', read: (name: string, raw: string) => parseInteger(name, raw, 65_536, 1_073_741_824) },
   graphqlSessionRecheckS: { variable: 'GRAPHQL_SESSION_RECHECK_S', fallback: '5', read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600) },
   alertTimeZone: { variable: 'ALERT_TIMEZONE', fallback: 'UTC', read: parseTimeZone },
