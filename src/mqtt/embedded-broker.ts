@@ -78,9 +78,9 @@ export class EmbeddedBroker implements MqttTransport {
         // Refused before the password is checked: CONNACK 5 (3.1.1) / 0x87 Not authorized (5).
         if (this.throttle.isBlocked(username, address)) return done(authError('too many failed authentications; retry later', 5), false);
         // A credential that keeps sending oversized packets waits before each answer: its reconnect loop slows down.
-        const wait = this.violations.reached(`u:${username}`, tarpit.violations) ? tarpit.holdMs : 0;
-        const checked = wait === 0 ? options.authenticate(username, password.toString('utf8')) : delay(wait).then(() => options.authenticate(username, password.toString('utf8')));
-        checked.then(
+        const check = () => options.authenticate(username, password.toString('utf8'));
+        const held = this.violations.reached(`u:${username}`, tarpit.violations);
+        (held ? delay(tarpit.holdMs).then(check) : check()).then(
           (principal) => {
             if (!principal) {
               this.throttle.recordFailure(username, address);

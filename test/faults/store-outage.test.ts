@@ -32,7 +32,7 @@ async function timed<T>(request: () => Promise<T>): Promise<{ result: T; ms: num
 const outageAnswerBoundMs = 6000;
 
 describe('store outage (PostgreSQL stopped and started)', { skip: postgresSkipReason }, () => {
-  test('requests answer 503 while the store is down, uplinks wait unacknowledged, and everything recovers by itself', { timeout: 60_000 }, async () => {
+  test('requests answer 503 while the store is down, uplinks wait unacknowledged, and everything recovers by itself', { timeout: 120_000 }, async () => {
     const databaseUrl = await createPostgresUrl();
     const proxy = await TcpProxy.forUrl(databaseUrl, 5432);
     let server: TestApp | undefined;
@@ -152,7 +152,8 @@ describe('store outage (PostgreSQL stopped and started)', { skip: postgresSkipRe
       await eventually(() => (sent.length >= sentDuringOutage + 20 ? true : undefined), 10_000, 'publishes after the restore');
       stopPublishing = true;
       await publishing;
-      await eventually(() => (acknowledged.size === sent.length ? true : undefined), 20_000, 'every uplink to be acknowledged in the end');
+      // Generous: under a loaded machine the gateway's reconnects and resends take a while; this bounds liveness, not speed.
+      await eventually(() => (acknowledged.size === sent.length ? true : undefined), 45_000, 'every uplink to be acknowledged in the end');
       assert.ok(gatewayConnects >= 1, 'the platform closed the connection of an uplink it could not store; the gateway reconnected and resent');
 
       const direct = new pg.Client({ connectionString: databaseUrl });

@@ -60,7 +60,7 @@ describe('embedded broker: abusive reconnect loops', () => {
     const oversize = { username: 'oversize-gw', password: 'oversize-gateway-password', reconnectPeriod: 0 };
     for (let i = 0; i < 10; i++) {
       const client = await connectMqtt(server.mqttUrl, oversize);
-      const closed = new Promise((resolve) => client.once('close', resolve));
+      const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
       client.publish('thingdesk/acme/up/GW-BIG', Buffer.alloc(300 * 1024, 0x20), { qos: 1 });
       await closed;
       client.end(true);
