@@ -135,8 +135,8 @@ export function formatReport(report: IngestReport): string {
     if (p.drain) {
       const ackedRatio = p.committedPerS === undefined ? 'n/a' : percent(p.committedPerS / p.ackedPerS);
       out.push(
-        `      committed / broker-acknowledged in the window: ${ackedRatio}; after the fleet stopped the backlog drained in ${fixed(p.drain.seconds)} s: ` +
-          `${int(p.drain.received)} received of ${int(p.drain.acked)} acknowledged (${p.drain.complete ? 'nothing lost' : 'INCOMPLETE at the time-out'})`,
+        `      committed / broker-acknowledged in the window: ${ackedRatio}; after the fleet stopped the platform took the backlog in for ${fixed(p.drain.seconds)} s: ` +
+          `${int(p.drain.received)} received of ${int(p.drain.acked)} acknowledged (${p.drain.complete ? 'nothing lost' : `${int(p.drain.acked - p.drain.received)} never arrived: dropped by the broker's queue limits, see docs/mqtt.md`})`,
       );
     }
     if (m) {
