@@ -1,8 +1,7 @@
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { redactUrl } from '../config/parsers.js';
-import { isMqttCredentialActive, type IdentityDeps } from '../domain/identity/identity-service.js';
-import { MqttAuthenticator } from '../domain/identity/mqtt-authenticator.js';
+import { authenticateMqttCredential, isMqttCredentialActive, type IdentityDeps } from '../domain/identity/identity-service.js';
 import type { IngestService } from '../ingest/ingest-service.js';
 import { EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { ExternalBroker } from '../mqtt/external-broker.js';
@@ -25,7 +24,6 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
       receivedAt: deps.clock.now(),
     });
   if (config.mqttUrl === undefined) {
-    const authenticator = new MqttAuthenticator(deps, config.mqttCredentialRecheckS * 1000);
     const broker = new EmbeddedBroker({
       port: config.mqttPort,
       host: config.host,
@@ -37,14 +35,11 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
       now: () => deps.clock.now(),
       feedTemplate: config.integrationTopic,
       logger,
-      authenticate: (username, password) => authenticator.authenticate(username, password),
+      authenticate: (username, password) => authenticateMqttCredential(deps, username, password),
       isCredentialActive: (username) => isMqttCredentialActive(deps, username),
       onUplink,
     });
-    deps.events?.on('mqttCredentialRevoked', ({ username }) => {
-      authenticator.forget(username);
-      broker.disconnectCredential(username);
-    });
+    deps.events?.on('mqttCredentialRevoked', ({ username }) => broker.disconnectCredential(username));
     try {
       await broker.start();
     } catch (error) {

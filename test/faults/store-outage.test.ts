@@ -153,7 +153,9 @@ describe('store outage (PostgreSQL stopped and started)', { skip: postgresSkipRe
       stopPublishing = true;
       await publishing;
       // Generous: under a loaded machine the gateway's reconnects and resends take a while; this bounds liveness, not speed.
-      await eventually(() => (acknowledged.size === sent.length ? true : undefined), 45_000, 'every uplink to be acknowledged in the end');
+      await eventually(() => (acknowledged.size === sent.length ? true : undefined), 45_000, 'every uplink to be acknowledged in the end').catch((error: unknown) => {
+        throw new Error(`${String(error)}: ${acknowledged.size} of ${sent.length} acknowledged, connected ${client.connected}, connects ${gatewayConnects}`);
+      });
       assert.ok(gatewayConnects >= 1, 'the platform closed the connection of an uplink it could not store; the gateway reconnected and resent');
 
       const direct = new pg.Client({ connectionString: databaseUrl });

@@ -1,12 +1,11 @@
 /**
  * Abusive reconnect loops on the embedded broker (issue 12, the hostile soak): an address that keeps sending
- * oversized packets before authenticating is held in a tarpit, and a gateway reconnecting with the right password
- * does not pay an argon2 verify each time.
+ * oversized packets before authenticating is held in a tarpit, and so is a credential that sends them after.
  */
 import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { revokeMqttCredential, createMqttCredential } from '../../src/domain/identity/identity-service.js';
+import { createMqttCredential } from '../../src/domain/identity/identity-service.js';
 import { cleanupStores } from '../helpers/databases.js';
 import { closeMqttClients, connectMqtt } from '../helpers/mqtt-clients.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -45,14 +44,6 @@ describe('embedded broker: abusive reconnect loops', () => {
     await gateway.endAsync();
   });
 
-  test('the memory of verified passwords accepts only the same password, and forgets a credential revoked here at once', async () => {
-    const deps = { store: server.app.store, clock: server.app.clock };
-    await createMqttCredential(deps, { organizationId: 'acme', kind: 'gateway', username: 'loop-gw', password: 'loop-gateway-password' });
-    for (let i = 0; i < 5; i++) await (await connectMqtt(server.mqttUrl, { username: 'loop-gw', password: 'loop-gateway-password', reconnectPeriod: 0 })).endAsync();
-    await assert.rejects(connectMqtt(server.mqttUrl, { username: 'loop-gw', password: 'loop-gateway-passwor', reconnectPeriod: 0 }), /Bad user ?name or password/i);
-    await revokeMqttCredential({ ...deps, events: server.app.events }, { username: 'loop-gw' });
-    await assert.rejects(connectMqtt(server.mqttUrl, { username: 'loop-gw', password: 'loop-gateway-password', reconnectPeriod: 0 }), /Bad user ?name or password|Not authorized/i);
-  });
 
   test('a credential that sent 10 oversized packets waits 2 s for each CONNECT answer; other credentials do not', async () => {
     const deps = { store: server.app.store, clock: server.app.clock };

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { execute, getOperationAST, subscribe, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
-import { AppError, invalidField } from '../../domain/errors.js';
+import { invalidField } from '../../domain/errors.js';
+import { toAppError } from '../problem.js';
 import type { GraphqlContext } from './graphql-deps.js';
 import { appErrorAsGraphql } from './graphql-errors.js';
 import type { LiveStreams, StreamEnd } from './live-streams.js';
@@ -56,8 +57,10 @@ export async function serveEventStream(request: FastifyRequest, reply: FastifyRe
   try {
     await deps.live.reserve(live);
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return finish(response, { errors: [appErrorAsGraphql(error)] });
+    // The stream is open already: every refusal (a cap, an ended session, a store that cannot say) goes in it.
+    const refused = toAppError(error);
+    if (refused.code === 'INTERNAL') request.log.error({ err: error }, 'GraphQL subscribe check failed');
+    return finish(response, { errors: [appErrorAsGraphql(refused)] });
   }
   const outcome = await subscribe({ ...args, contextValue: { ...args.contextValue, live } });
   if (!(Symbol.asyncIterator in outcome)) return finish(response, formatResult(outcome, deps));

@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { AppError } from '../../domain/errors.js';
 import type { Audience } from './access.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
+import { toAppError } from '../problem.js';
 import { appErrorAsGraphql } from './graphql-errors.js';
 import type { LiveConnection, LiveStreams } from './live-streams.js';
 import type { OperationPreparer } from './operation-preparer.js';
@@ -65,8 +66,10 @@ export function attachWebSocketServer(
               await deps.sessions.assertSessionActive(state.live.principal);
             }
           } catch (error) {
-            if (!(error instanceof AppError)) throw error;
-            const { message, extensions } = appErrorAsGraphql(error);
+            // A cap, an ended session, or a store that cannot say: an error for this operation, not a closed socket.
+            const refused = toAppError(error);
+            if (refused.code === 'INTERNAL') app.log.error({ err: error }, 'GraphQL subscribe check failed');
+            const { message, extensions } = appErrorAsGraphql(refused);
             return [new GraphQLError(message, { extensions })];
           }
         }
