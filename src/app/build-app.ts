@@ -86,7 +86,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     for (const stopOne of stoppers.splice(0).reverse()) await stopOne().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
-    await migrateToLatest(database);
+    // PostgreSQL was migrated above; SQLite (a file, or :memory:) on the connection it will serve from.
+    if (database.dialect === 'sqlite') await migrateToLatest(database);
     const store = createStore(database);
     const signingKeys = new SigningKeys(store.signingKeys, clock);
     await signingKeys.start();
