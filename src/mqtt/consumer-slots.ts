@@ -63,11 +63,20 @@ export class ConsumerSlots {
   }
 
   slotLease(slot: number): string {
-    return `mqtt-slot:${this.options.group}:${slot}`.slice(0, 100);
+    return `${this.slotPrefix()}${slot}`.slice(0, 100);
   }
 
   private memberLease(): string {
-    return `mqtt-member:${this.options.group}:${this.options.instanceId}`.slice(0, 100);
+    return `${this.memberPrefix()}${this.options.instanceId}`.slice(0, 100);
+  }
+
+  // One spelling of each lease family, for the names and for listing them.
+  private slotPrefix(): string {
+    return `mqtt-slot:${this.options.group}:`;
+  }
+
+  private memberPrefix(): string {
+    return `mqtt-member:${this.options.group}:`;
   }
 
   private async scan(): Promise<void> {
@@ -79,13 +88,13 @@ export class ConsumerSlots {
       // A lease lost (this instance paused past its expiry and another took the slot over) stops the consumer.
       if (!(await leases.acquire(this.slotLease(slot), instanceId, now, leaseTtlMs))) await this.stopConsumer(slot);
     }
-    const members = new Set((await leases.listLive(`mqtt-member:${this.options.group}:`, now)).map((lease) => lease.holder)).add(instanceId);
+    const members = new Set((await leases.listLive(this.memberPrefix(), now)).map((lease) => lease.holder)).add(instanceId);
     const fair = Math.ceil(slots / members.size);
     if (this.held.size > fair) {
       for (const slot of this.heldSlots.slice(fair)) await this.giveBack(slot);
       return;
     }
-    const taken = new Set((await leases.listLive(`mqtt-slot:${this.options.group}:`, now)).map((lease) => lease.name));
+    const taken = new Set((await leases.listLive(this.slotPrefix(), now)).map((lease) => lease.name));
     for (let slot = 0; slot < slots && this.held.size < fair && !this.stopped; slot++) {
       if (this.held.has(slot) || taken.has(this.slotLease(slot))) continue;
       if (!(await leases.acquire(this.slotLease(slot), instanceId, now, leaseTtlMs))) continue;
