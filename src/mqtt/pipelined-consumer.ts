@@ -37,7 +37,9 @@ interface Delivery {
  * ingest pipeline batches them, and acknowledges each only after its commit, in the order received (MQTT-4.6.0-2).
  * A message whose commit fails is never acknowledged: the connection is dropped and the broker delivers it again
  * from the persistent session. The session's messages are handled from the first packet after CONNACK, so nothing
- * the broker had queued is acknowledged unseen.
+ * the broker had queued is acknowledged unseen. The Receive Maximum is also enforced here, by reading no further
+ * while it is reached: Mosquitto 2.0 was seen sending a shared subscription's backlog far past it, and what the
+ * platform holds in memory must not depend on the broker keeping to the protocol.
  */
 export class PipelinedConsumer {
   private socket: Socket | undefined;
@@ -46,6 +48,8 @@ export class PipelinedConsumer {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private lastPacketAt = 0;
+  /** Not reading the socket: as many uplinks in flight as the Receive Maximum allows. */
+  private full = false;
   private subscribed: { resolve(): void; reject(error: Error): void } | undefined;
   private readonly running = new Set<Promise<void>>();
   /** Subscribed and reading. */
@@ -163,6 +167,10 @@ export class PipelinedConsumer {
     const delivery: Delivery | undefined = packet.qos > 0 ? { messageId: packet.messageId!, receivedAt: Date.now(), committed: false } : undefined;
     if (delivery) this.deliveries.push(delivery);
     const socket = this.socket;
+    if (this.deliveries.length >= this.options.receiveMaximum && socket && !this.full) {
+      this.full = true;
+      socket.pause();
+    }
     const work = this.options.onMessage(packet.topic, payload).then(
       () => {
         if (!delivery || socket !== this.socket) return;
@@ -184,9 +192,15 @@ export class PipelinedConsumer {
       const { messageId } = this.deliveries.shift()!;
       this.write({ cmd: 'puback', messageId, reasonCode: 0 });
     }
+    if (this.full && this.deliveries.length < this.options.receiveMaximum && !this.stopping) {
+      this.full = false;
+      this.socket?.resume();
+    }
   }
 
   private keepAlive(): void {
+    // While the socket is not read, the broker's answers wait unread: its silence means nothing then.
+    if (this.full) this.lastPacketAt = Date.now();
     if (Date.now() - this.lastPacketAt > keepaliveS * 1500) return this.drop('the broker stopped answering');
     this.write({ cmd: 'pingreq' });
   }
@@ -207,6 +221,7 @@ export class PipelinedConsumer {
     this.closeTimers();
     // Unacknowledged messages stay in the broker's session and come again (as duplicates, which ingest skips).
     this.deliveries = [];
+    this.full = false;
     if (this.subscribed) {
       this.subscribed.reject(new Error(`could not connect the consumer ${this.options.clientId} to ${new URL(this.options.url).host}`));
       this.subscribed = undefined;
