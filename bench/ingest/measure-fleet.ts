@@ -3,10 +3,11 @@
  * over a window that starts after it settled. The fresh fleet gives a latency sample free of the warm-up (JIT,
  * 10,000 things claimed on their first message); the warm-up used the same TUIDs, so the things already exist.
  */
-import { runFleet, startFleet, type FleetOptions, type LatencySummary } from '../../src/simulator/index.js';
+import { startFleet, type FleetOptions, type LatencySummary } from '../../src/simulator/index.js';
 import { readCpuSeconds } from '../lib/proc-stats.js';
 import { delta, histogramWindow, scrapeMetrics, type HistogramWindow, type Scrape } from '../lib/prometheus.js';
 import { sleep } from '../lib/processes.js';
+import { BacklogGovernor, type BacklogBounds } from './backlog-governor.js';
 
 export interface WindowTiming {
   warmupS: number;
@@ -27,6 +28,12 @@ export interface MeasureTarget {
    * acknowledges on receipt, so a backlog may remain) and report how long that took (needs `metricsUrl`).
    */
   drain?: boolean;
+  /**
+   * Hold the fleet while the platform is more than `high` messages behind the broker (needs `metricsUrl`): for an
+   * external broker, which acknowledges on receipt, so the window measures what the platform takes in rather than
+   * how fast the broker fills and drops its queues.
+   */
+  govern?: BacklogBounds;
 }
 
 /** The platform's own view of the window, from /metrics. */
@@ -60,6 +67,8 @@ export interface FleetMeasurement {
   metrics: PlatformMetricsWindow | undefined;
   /** With `drain`: from the fleet's stop until the platform had received every acknowledged message. */
   drain?: BacklogDrain;
+  /** Messages acknowledged by the broker and not yet received by the platform, at both ends of the window. */
+  backlog?: { atStart: number; atEnd: number; peak: number };
 }
 
 export interface BacklogDrain {
@@ -70,6 +79,11 @@ export interface BacklogDrain {
   seconds: number;
   /** received >= acked within the time-out: nothing the broker acknowledged was lost. */
   complete: boolean;
+  /** Rows the store gained from the start of the scenario to the end of the drain (when rows are counted). */
+  rowsAdded: number | undefined;
+  /** Received messages not stored: identical to one already stored (a redelivery, or a device repeating itself within a second). */
+  duplicates: number;
+  deadLettered: number;
 }
 
 interface Snapshot {
@@ -87,9 +101,24 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
   const onError = (error: Error) => {
     if (errorSamples.size < 5) errorSamples.add(error.message);
   };
-  const warmup = await runFleet({ ...fleetOptions, durationS: timing.warmupS, onError });
+  // Counted from here, so a platform that already took in an earlier scenario's fleet is judged on this one only.
+  const atStart = target.metricsUrl === undefined ? undefined : await scrapeMetrics(target.metricsUrl);
+  const receivedAtStart = atStart?.get('thingdesk_ingest_received_total') ?? 0;
+  const rowsAtStart = target.drain ? await target.countRows?.() : undefined;
+  const governed = (fleet: Awaited<ReturnType<typeof startFleet>>, ackedBefore: number) =>
+    target.govern && target.metricsUrl ? new BacklogGovernor(fleet, target.metricsUrl, target.govern, receivedAtStart, ackedBefore).start() : undefined;
+
+  let warmupAcked = 0;
+  if (timing.warmupS > 0) {
+    const warmup = await startFleet({ ...fleetOptions, durationS: 0, onError });
+    const governor = governed(warmup, 0);
+    await sleep(timing.warmupS * 1000);
+    governor?.stop();
+    warmupAcked = (await warmup.stop()).messagesAcked;
+  }
 
   const fleet = await startFleet({ ...fleetOptions, durationS: 0, onError });
+  const governor = governed(fleet, warmupAcked);
   try {
     await sleep(timing.settleS * 1000);
     const snapshot = async (): Promise<Snapshot> => {
@@ -102,11 +131,20 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
       const scrape = target.metricsUrl === undefined ? undefined : await scrapeMetrics(target.metricsUrl);
       return { at, acked, rows, countMs, serverCpu, benchCpu, scrape };
     };
+    const backlogAt = (snap: Snapshot) =>
+      snap.scrape === undefined ? undefined : warmupAcked + snap.acked - ((snap.scrape.get('thingdesk_ingest_received_total') ?? 0) - receivedAtStart);
     const first = await snapshot();
     await sleep(timing.windowS * 1000 - (performance.now() - first.at));
     const last = await snapshot();
+    governor?.stop();
     const report = await fleet.stop();
-    const drain = target.drain && target.metricsUrl ? await drainBacklog(target.metricsUrl, warmup.messagesAcked + report.messagesAcked) : undefined;
+    const drain =
+      target.drain && target.metricsUrl && atStart
+        ? await drainBacklog(target.metricsUrl, atStart, warmupAcked + report.messagesAcked, async () =>
+            rowsAtStart === undefined ? undefined : ((await target.countRows?.()) ?? rowsAtStart) - rowsAtStart,
+          )
+        : undefined;
+    const [backlogStart, backlogEnd] = [backlogAt(first), backlogAt(last)];
 
     const windowS = (last.at - first.at) / 1000;
     const benchCpu = process.cpuUsage(first.benchCpu);
@@ -124,8 +162,10 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
       countMs: last.countMs,
       metrics: first.scrape && last.scrape ? metricsWindow(first.scrape, last.scrape, windowS) : undefined,
       drain,
+      backlog: backlogStart === undefined || backlogEnd === undefined ? undefined : { atStart: backlogStart, atEnd: backlogEnd, peak: governor?.peak ?? Math.max(backlogStart, backlogEnd) },
     };
   } finally {
+    governor?.stop();
     await fleet.stop();
   }
 }
@@ -133,22 +173,35 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
 // The backlog is drained, or nothing more arrives for this long: what is missing then was dropped by the broker.
 const drainStallS = 10;
 
-async function drainBacklog(metricsUrl: string, acked: number): Promise<BacklogDrain> {
+async function drainBacklog(metricsUrl: string, atStart: Scrape, acked: number, rowsAdded: () => Promise<number | undefined>): Promise<BacklogDrain> {
   const started = performance.now();
-  const received = async () => {
-    const scrape = await scrapeMetrics(metricsUrl);
-    return scrape.get('thingdesk_ingest_received_total') ?? 0;
-  };
-  let seen = await received();
+  let scrape = await scrapeMetrics(metricsUrl);
+  const received = () => delta(atStart, scrape, 'thingdesk_ingest_received_total');
+  let seen = received();
   let grewAt = performance.now();
   while (seen < acked && performance.now() - grewAt < drainStallS * 1000) {
     await sleep(200);
-    const now = await received();
-    if (now > seen) grewAt = performance.now();
-    seen = now;
+    scrape = await scrapeMetrics(metricsUrl);
+    if (received() > seen) grewAt = performance.now();
+    seen = received();
   }
   const seconds = ((seen >= acked ? performance.now() : grewAt) - started) / 1000;
-  return { acked, received: seen, seconds, complete: seen >= acked };
+  // A batch counts as received before its commit: wait until the stored count stops moving before counting rows.
+  const settled = (sample: Scrape) => delta(atStart, sample, 'thingdesk_ingest_stored_total') + delta(atStart, sample, 'thingdesk_ingest_duplicates_total');
+  for (let previous = -1, waited = 0; settled(scrape) !== previous && waited < 10_000; waited += 1000) {
+    previous = settled(scrape);
+    await sleep(1000);
+    scrape = await scrapeMetrics(metricsUrl);
+  }
+  return {
+    acked,
+    received: received(),
+    seconds,
+    complete: received() >= acked,
+    rowsAdded: await rowsAdded(),
+    duplicates: delta(atStart, scrape, 'thingdesk_ingest_duplicates_total'),
+    deadLettered: delta(atStart, scrape, 'thingdesk_ingest_dead_lettered_total'),
+  };
 }
 
 function metricsWindow(first: Scrape, last: Scrape, windowS: number): PlatformMetricsWindow {

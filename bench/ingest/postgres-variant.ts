@@ -1,7 +1,9 @@
 /**
  * The PostgreSQL + external broker (Mosquitto) variant. It runs only when BENCH_DATABASE_URL names a PostgreSQL
- * server and a broker answers (BENCH_MQTT_URL, else 127.0.0.1:1883). Both are shared services, so everything the
- * bench makes there is unique to this run and removed afterwards: a scratch schema, an organization id for the
+ * server and a broker can be had: BENCH_MQTT_URL when set, else a Mosquitto of the bench's own on a free port with
+ * the settings docs/mqtt.md gives for losing nothing (no per-session queue limit), else the one on 127.0.0.1:1883,
+ * whose queue limits (Mosquitto's default: 1000 per session) may drop what the bench then reports as lost. Shared
+ * services get only what is unique to this run, removed afterwards: a scratch schema, an organization id for the
  * fleet's topics, and the platform's persistent consumer sessions (which would otherwise keep taking a share of
  * `$share/thingdesk/...` messages from anyone else's platform for a day).
  */
@@ -9,11 +11,17 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { connectAsync } from 'mqtt';
 import pg from 'pg';
+import { OwnMosquitto, ownMosquittoSkipReason } from '../../test/helpers/own-mosquitto.js';
 import { withClient } from '../lib/postgres-client.js';
+
+/** The broker settings docs/mqtt.md asks for so that a backlog is never dropped (the bench's own Mosquitto). */
+export const losslessMosquittoSettings = ['max_queued_messages 0', 'max_inflight_messages 0'];
 
 export interface ExternalTarget {
   databaseUrl: string;
   mqttUrl: string;
+  /** Which broker that is, for the report. */
+  brokerNote: string;
   organizationId: string;
   /** BOOTSTRAP_ORG whose derived id is `organizationId`: the platform must own the organization it ingests for. */
   bootstrapOrg: string;
@@ -35,6 +43,7 @@ export interface ExternalTarget {
 export async function externalSkipReason(): Promise<string | undefined> {
   if (!process.env.BENCH_DATABASE_URL) return 'BENCH_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/postgres)';
   if (!/^postgres(ql)?:\/\//.test(process.env.BENCH_DATABASE_URL)) return 'BENCH_DATABASE_URL is not a postgres:// URL';
+  if (!process.env.BENCH_MQTT_URL && ownMosquittoSkipReason === undefined) return undefined;
   const url = new URL(process.env.BENCH_MQTT_URL || 'mqtt://127.0.0.1:1883');
   const answers = await new Promise<boolean>((resolve) => {
     const socket = connect(Number(url.port || 1883), url.hostname, () => (socket.destroy(), resolve(true)));
@@ -55,7 +64,11 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
   await withClient(base, (client) => client.query(`create schema ${ceilingSchema}`));
   const ceilingUrl = new URL(base);
   ceilingUrl.searchParams.set('options', `-c search_path=${ceilingSchema}`);
-  const mqttUrl = process.env.BENCH_MQTT_URL || 'mqtt://127.0.0.1:1883';
+  const ownBroker = !process.env.BENCH_MQTT_URL && ownMosquittoSkipReason === undefined ? await OwnMosquitto.start(losslessMosquittoSettings) : undefined;
+  const mqttUrl = ownBroker?.url ?? (process.env.BENCH_MQTT_URL || 'mqtt://127.0.0.1:1883');
+  const brokerNote = ownBroker
+    ? `the bench's own Mosquitto (${losslessMosquittoSettings.join(', ')})`
+    : `${mqttUrl} (shared: its queue limits, 1000 messages per session by default on Mosquitto, may drop a backlog)`;
   const mqttClientId = `thingdesk-bench-${suffix}`;
   const sharedGroup = `bench-${suffix}`;
   const consumers = 4;
@@ -73,6 +86,7 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
     databaseUrl: scoped.toString(),
     storeCeilingUrl: ceilingUrl.toString(),
     mqttUrl,
+    brokerNote,
     organizationId: `bench-${suffix}`,
     bootstrapOrg: `Bench ${suffix}`,
     mqttClientId,
@@ -90,6 +104,7 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
       await withClient(base, (client) => client.query(`drop schema if exists ${schema} cascade`)).catch(() => undefined);
       await withClient(base, (client) => client.query(`drop schema if exists ${ceilingSchema} cascade`)).catch(() => undefined);
       await endSessions();
+      await ownBroker?.stop();
     },
   };
 }

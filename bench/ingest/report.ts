@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrokerCeiling } from './broker-ceiling.js';
-import type { FleetMeasurement } from './measure-fleet.js';
+import type { BacklogDrain, FleetMeasurement } from './measure-fleet.js';
 import type { StoreCeiling } from './store-ceiling.js';
 
 export interface ScenarioResult {
@@ -21,6 +21,8 @@ export interface ScenarioResult {
   ackAfterCommit: boolean;
   brokerCeiling: BrokerCeiling | undefined;
   storeCeiling: StoreCeiling | undefined;
+  /** External broker: a steady offered rate, `share` of the committed rate measured above. */
+  sustained?: { offeredPerS: number; share: number; measurement: FleetMeasurement };
 }
 
 export interface IngestReport {
@@ -28,6 +30,8 @@ export interface IngestReport {
   /** loadAverage: 1-minute load at the start and the end; other work on the machine distorts every figure. */
   machine: { cpus: number; node: string; platformEntry: string; loadAverage: { start: number; end: number } };
   fleet: { gateways: number; devices: number; maxInFlight: number; qos: number; protocolVersion: 4 | 5; warmupS: number; settleS: number; windowS: number; platformEnv: Record<string, string> };
+  /** Which external broker the PostgreSQL variant ran on. */
+  externalBroker?: string;
   scenarios: ScenarioResult[];
   storeCeilings: StoreCeiling[];
   skipped: string[];
@@ -66,10 +70,15 @@ export function judge(scenarios: readonly ScenarioResult[]): IngestReport['verdi
   const externalSingle = external.find((s) => s.batchSize === 1);
   const externalRatio = externalArrays ? ratios(externalArrays).store : undefined;
   const externalRss = external.length > 0 ? Math.max(...external.map((s) => s.platformPeakRssMiB)) : undefined;
+  const steady = external.filter((s) => s.sustained);
+  const steadyLosses = steady.length === 0 ? undefined : Math.max(...steady.map((s) => unaccounted(s.sustained!.measurement.drain)));
+  const steadyKeepsUp = steady.length === 0 ? undefined : Math.min(...steady.map((s) => keptUp(s.sustained!.measurement)));
   return [
     verdict('PostgreSQL + broker, arrays of 10: >= 20,000 msgs committed/s', externalArrays?.platform.committedPerS, (v) => v >= externalTargets.arraysPerS, `${int(externalArrays?.platform.committedPerS)}/s`),
     verdict('PostgreSQL + broker, single messages: >= 8,000 msgs committed/s', externalSingle?.platform.committedPerS, (v) => v >= externalTargets.singlePerS, `${int(externalSingle?.platform.committedPerS)}/s`),
     verdict('PostgreSQL + broker, arrays of 10: >= 60 % of the PostgreSQL store-alone ceiling', externalRatio, (v) => v >= externalTargets.storeRatio, percent(externalRatio)),
+    verdict('PostgreSQL + broker, at 80 % of the maximum: committed keeps up with acknowledged (window)', steadyKeepsUp, (v) => v >= 0.97, percent(steadyKeepsUp)),
+    verdict('PostgreSQL + broker, at 80 % of the maximum: after the stop, every acknowledged message stored or a duplicate, 0 lost', steadyLosses, (v) => v <= 0, `${int(steadyLosses)} unaccounted`),
     verdict('PostgreSQL + broker: platform peak RSS < 400 MB', externalRss, (v) => v < targets.rssMiB, `${fixed(externalRss)} MB`),
     verdict('SQLite, arrays of 10: >= 30,000 msgs committed/s', arrays?.platform.committedPerS, (v) => v >= targets.arraysPerS, `${int(arrays?.platform.committedPerS)}/s`),
     verdict('SQLite, single messages: >= 15,000 msgs committed/s', single?.platform.committedPerS, (v) => v >= targets.singlePerS, `${int(single?.platform.committedPerS)}/s`),
@@ -78,10 +87,34 @@ export function judge(scenarios: readonly ScenarioResult[]): IngestReport['verdi
   ];
 }
 
+/** Acknowledged messages neither stored nor skipped as duplicates nor dead-lettered, once drained (lost). */
+function unaccounted(drain: BacklogDrain | undefined): number {
+  if (!drain || drain.rowsAdded === undefined) return Number.POSITIVE_INFINITY;
+  return drain.acked - (drain.rowsAdded + drain.duplicates + drain.deadLettered);
+}
+
+/** Received by the platform / acknowledged by the broker in the window: below 1, a backlog grows. */
+function keptUp(measurement: FleetMeasurement): number {
+  const received = measurement.metrics?.receivedPerS;
+  return received === undefined || measurement.ackedPerS === 0 ? 0 : received / measurement.ackedPerS;
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_cell, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ');
   return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
+}
+
+function describeDrain(p: FleetMeasurement): string {
+  const drain = p.drain!;
+  const ackedRatio = p.committedPerS === undefined ? 'n/a' : percent(p.committedPerS / p.ackedPerS);
+  const lost = unaccounted(drain);
+  const peak = p.backlog ? `backlog peak ${int(p.backlog.peak)}; ` : '';
+  return (
+    `committed / broker-acknowledged in the window: ${ackedRatio}; ${peak}after the fleet stopped the platform took the backlog in for ${fixed(drain.seconds)} s: ` +
+    `${int(drain.received)} received of ${int(drain.acked)} acknowledged; ${int(drain.rowsAdded)} stored + ${int(drain.duplicates)} identical (skipped) + ${int(drain.deadLettered)} dead letters: ` +
+    (lost <= 0 ? 'nothing lost' : `${int(lost)} lost (dropped by the broker's queue limits? see docs/mqtt.md)`)
+  );
 }
 
 export function formatReport(report: IngestReport): string {
@@ -97,6 +130,7 @@ export function formatReport(report: IngestReport): string {
     ...(report.machine.loadAverage.start > report.machine.cpus * 0.5
       ? [`WARNING: the machine was busy before the run (1-minute load ${report.machine.loadAverage.start.toFixed(1)}): other work distorts these figures`]
       : []),
+    ...(report.externalBroker ? [`external broker: ${report.externalBroker}`] : []),
     ...(Object.keys(fleet.platformEnv).length > 0 ? [`platform environment overrides: ${JSON.stringify(fleet.platformEnv)}`] : []),
     '',
   );
@@ -132,11 +166,14 @@ export function formatReport(report: IngestReport): string {
         `(RSS ${fixed(s.simulatorPeakRssMiB)} MB), p50 ack ${fixed(p.ackLatencyMs.p50)} ms, fleet errors ${p.fleetErrors}` +
         (p.countMs === undefined ? '' : `, row count took ${fixed(p.countMs, 0)} ms`),
     );
-    if (p.drain) {
-      const ackedRatio = p.committedPerS === undefined ? 'n/a' : percent(p.committedPerS / p.ackedPerS);
+    if (p.drain) out.push(`      ${describeDrain(p)}`);
+    if (s.sustained) {
+      const steady = s.sustained.measurement;
       out.push(
-        `      committed / broker-acknowledged in the window: ${ackedRatio}; after the fleet stopped the platform took the backlog in for ${fixed(p.drain.seconds)} s: ` +
-          `${int(p.drain.received)} received of ${int(p.drain.acked)} acknowledged (${p.drain.complete ? 'nothing lost' : `${int(p.drain.acked - p.drain.received)} never arrived: dropped by the broker's queue limits, see docs/mqtt.md`})`,
+        `      sustained at ${percent(s.sustained.share)} of that (${int(s.sustained.offeredPerS)} msgs/s offered): acked ${int(steady.ackedPerS)}/s, received ${int(steady.metrics?.receivedPerS)}/s ` +
+          `(${percent(keptUp(steady))}), committed ${int(steady.committedPerS)}/s, platform CPU ${fixed(steady.serverCpuPercent, 0)} %, ` +
+          `backlog ${int(steady.backlog?.atStart)} → ${int(steady.backlog?.atEnd)} over the window`,
+        `      ${describeDrain(steady)}`,
       );
     }
     if (m) {

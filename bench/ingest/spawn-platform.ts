@@ -40,7 +40,7 @@ export interface RunningPlatform {
  */
 export async function spawnPlatform(entry: PlatformEntry, env: Record<string, string> = {}): Promise<RunningPlatform & { workDir: string }> {
   const workDir = mkdtempSync(join(tmpdir(), 'thingdesk-bench-'));
-  const handle = spawnChild('platform', process.execPath, [...entry.args, 'serve'], {
+  const handle = spawnChild('platform', process.execPath, [...(process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : []), ...entry.args, 'serve'], {
     cwd: workDir,
     env: {
       PATH: process.env.PATH,

@@ -86,6 +86,11 @@ export interface FleetHandle {
   readonly finished: Promise<FleetReport>;
   /** The current totals. */
   progress(): FleetProgress;
+  /**
+   * Holds the fleet back (true: nothing new is sent, publishes in flight still settle) or lets it go on (false).
+   * For a load generator that must not run further ahead of a consumer than a backlog bound.
+   */
+  hold(held: boolean): void;
   /** Stops sending, drains the publishes in flight, disconnects; resolves with the report. Idempotent. */
   stop(): Promise<FleetReport>;
 }

@@ -60,6 +60,7 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
   const latencies = new LatencyRecorder();
   const clientIdPrefix = options.clientIdPrefix ?? `thingdesk-sim-${randomBytes(3).toString('hex')}`;
   let stopping = false;
+  let held = false;
   let startedAt = 0;
   let lastSettledAt = 0;
   let stopRequestedAt = 0;
@@ -89,7 +90,7 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
 
   function onSettled(gateway: VirtualGateway): void {
     lastSettledAt = performance.now();
-    if (stopping) return;
+    if (stopping || held) return;
     gateway.pump();
     if (budget.remaining === 0 && gateways.every((candidate) => candidate.stats.inFlight === 0)) void stop();
   }
@@ -117,6 +118,7 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
   let handedOut = 0;
   let turn = 0;
   const pace = () => {
+    if (held) return;
     if (options.rate === 0) {
       // Acknowledgements drive sending; this only wakes gateways whose devices were all asleep or not yet due.
       for (const gateway of sending) gateway.pump();
@@ -183,12 +185,21 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
     return finished;
   }
 
+  const hold = (value: boolean) => {
+    if (value === held) return;
+    held = value;
+    // A fleet held back owes nothing for the time it was held: it resumes at its rate, not with a burst.
+    if (!held && options.rate > 0) handedOut = Math.floor((options.rate * (performance.now() - startedAt)) / 1000);
+    if (!held && !stopping) pace();
+  };
+
   return {
     gatewayTuids: layout.map((entry) => entry.gatewayTuid),
     deviceTuids: layout.flatMap((entry) => entry.devices.map((device) => device.tuid)),
     protocolVersion,
     finished,
     progress,
+    hold,
     stop,
   };
 }

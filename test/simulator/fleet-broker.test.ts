@@ -99,6 +99,30 @@ describe('fleet through an embedded aedes broker', () => {
     assert.equal(report.errors, 0);
   });
 
+  test('a held fleet sends nothing new until let go, at rate 0 and at a rate, without a burst after', async () => {
+    for (const rate of [0, 400]) {
+      const fleet = await startFleet({ url: broker.url, organizationId: 'test-org', gateways: 2, devices: 20, rate, tuidPrefix: `HOLD${rate}` });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        fleet.hold(true);
+        // Publishes already in flight settle; after that nothing more is sent while held.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const heldAt = fleet.progress().messagesSent;
+        assert.ok(heldAt > 0, `rate ${rate}: the fleet sent before it was held`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(fleet.progress().messagesSent, heldAt, `rate ${rate}: nothing sent while held`);
+        fleet.hold(false);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const resumed = fleet.progress().messagesSent - heldAt;
+        assert.ok(resumed > 0, `rate ${rate}: sending resumed`);
+        // At 400/s, 250 ms owe about 100 messages; the 500 ms held must not be owed on top (about 300).
+        if (rate > 0) assert.ok(resumed < 200, `rate ${rate}: ${resumed} sent in 250 ms after the hold, a burst`);
+      } finally {
+        await fleet.stop();
+      }
+    }
+  });
+
   test('rate 0 with batches of 10 and a bare object per publish with batch 1', async () => {
     const batched = await runFleet({ url: broker.url, organizationId: 'test-org', gateways: 2, devices: 20, rate: 0, batchSize: 10, messages: 1000, tuidPrefix: 'BATCH' });
     assert.deepEqual([batched.publishesAcked, batched.messagesAcked], [100, 1000]);
