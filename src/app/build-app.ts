@@ -26,8 +26,8 @@ import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { bootstrapIfEmpty, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
-import { createLogger, type Logger } from './logger.js';
-import { createMetrics, observedGauge, type Metrics } from './metrics.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { createMetrics, observedGauge, type Metrics } from '../observability/metrics.js';
 import { startMqtt } from './start-mqtt.js';
 
 export interface AppOptions {

@@ -1,4 +1,4 @@
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { DomainEventBus } from '../domain/events.js';
 import { messageJsonWithGroup } from '../domain/messages/message-json.js';
 import { unassignedGroupId } from '../domain/messages/message-types.js';

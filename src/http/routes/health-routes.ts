@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from '../../app/metrics.js';
+import type { Metrics } from '../../observability/metrics.js';
 import { serviceUnavailable } from '../../domain/errors.js';
 import { problemBody } from '../problem.js';
 
