@@ -1,5 +1,5 @@
 import { invalidField, type FieldProblem } from '../errors.js';
-import { unassignedGroupId } from '../messages/message-types.js';
+import { unassignedGroupId } from './unassigned-group.js';
 
 /** Length limits of a group, in Unicode code points (what PostgreSQL's varchar counts). */
 export const groupLimits = { idMax: 64, descriptionMax: 1024 } as const;

@@ -2,7 +2,7 @@ import { DuplicateKeyError } from '../../store/store-errors.js';
 import type { DomainDeps } from '../domain-deps.js';
 import { conflict, invalidField, notFound, validationFailed, type FieldProblem } from '../errors.js';
 import type { Principal } from '../identity/principal.js';
-import { unassignedGroupId } from '../messages/message-types.js';
+import { shownGroupId, unassignedGroupId } from './unassigned-group.js';
 import { checkGroupDescription, checkGroupId, requireGroupId } from './group-id-rules.js';
 import type { Group, GroupListing } from './group-types.js';
 
@@ -53,7 +53,7 @@ export async function listGroups(deps: Pick<DomainDeps, 'store'>, principal: Pri
   if (matches(unassignedGroupId)) {
     groups.push({ groupId: null, description: null, thingCount: await deps.store.groups.countUngrouped(organizationId), createdAt: null });
   }
-  return groups.sort((a, b) => compareCodePoints(a.groupId ?? unassignedGroupId, b.groupId ?? unassignedGroupId)).slice(0, limit);
+  return groups.sort((a, b) => compareCodePoints(shownGroupId(a.groupId), shownGroupId(b.groupId))).slice(0, limit);
 }
 
 /**

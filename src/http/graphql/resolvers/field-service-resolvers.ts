@@ -3,7 +3,7 @@ import { toUnixSeconds } from '../../../domain/clock.js';
 import { createGroup, deleteGroup, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
 import type { GroupListing } from '../../../domain/groups/group-types.js';
 import { listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
-import { unassignedGroupId } from '../../../domain/messages/message-types.js';
+import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { presentThing, userOf, withArgumentNames } from './resolver-helpers.js';
 
@@ -15,7 +15,7 @@ const statusArgument = { installation_status: 'status' } as const;
 
 function presentGroup(group: GroupListing) {
   return {
-    groupId: group.groupId ?? unassignedGroupId,
+    groupId: shownGroupId(group.groupId),
     description: group.description,
     thingCount: group.thingCount,
     createdAt: group.createdAt === null ? null : toUnixSeconds(group.createdAt),
@@ -30,7 +30,7 @@ export const fieldServiceResolvers = {
     group: async (_: unknown, args: { groupId: string }, context: GraphqlContext) => {
       const listed = await withArgumentNames(groupIdArgument, () => listGroupThings(context.deps, userOf(context), { groupId: args.groupId }));
       const things = listed.things.map(presentThing);
-      return { groupId: listed.groupId ?? unassignedGroupId, tuids: things.map((t) => t.tuid), things };
+      return { groupId: shownGroupId(listed.groupId), tuids: things.map((t) => t.tuid), things };
     },
     installations: async (_: unknown, args: { tuid: string; limit?: number | null }, context: GraphqlContext) =>
       (await listInstallationHistory(context.deps, userOf(context), { tuid: args.tuid, limit: args.limit ?? undefined })).map((entry) => ({
@@ -47,7 +47,7 @@ export const fieldServiceResolvers = {
       return {
         tuid: change.thing.tuid,
         installationStatus: change.thing.installationStatus,
-        groupId: change.thing.groupId ?? unassignedGroupId,
+        groupId: shownGroupId(change.thing.groupId),
         timestamp: toUnixSeconds(change.entry.timestamp),
         responsible: change.entry.responsible,
       };

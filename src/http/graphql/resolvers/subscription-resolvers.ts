@@ -1,6 +1,6 @@
 import { formatLocalDateTime } from '../../../domain/alerts/local-time.js';
 import { messageJsonWithGroup } from '../../../domain/messages/message-json.js';
-import { unassignedGroupId } from '../../../domain/messages/message-types.js';
+import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
 import type { StoredMessage } from '../../../domain/messages/message-types.js';
 import { iterateEvents, type EventQueueBound } from '../event-iterator.js';
 import type { GraphqlContext } from '../graphql-deps.js';
@@ -36,7 +36,7 @@ export const subscriptionResolvers = {
               (m) =>
                 m.organizationId === organizationId &&
                 (args.tuid == null || m.tuid === args.tuid) &&
-                (group === undefined || (m.groupId ?? unassignedGroupId) === group),
+                (group === undefined || shownGroupId(m.groupId) === group),
             )
             .map((m) => ({ messages: messageValue(m) })),
         );

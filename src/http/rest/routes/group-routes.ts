@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { assignThingToGroup, getThingGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
 import { createGroup, deleteGroup, groupListLimit, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
 import type { GroupListing } from '../../../domain/groups/group-types.js';
-import { unassignedGroupId } from '../../../domain/messages/message-types.js';
+import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
 import { presentThingSummary } from '../presenters.js';
 import type { RestDeps } from '../rest-deps.js';
 import { ThingSummary, TuidParams, dataOf, errors } from '../schemas.js';
@@ -100,7 +100,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     async (request) => {
       const { groupid } = request.params as { groupid: string };
       const { groupId, things } = await listGroupThings(deps, request.client, { groupId: groupid });
-      return { data: { group_id: groupId ?? unassignedGroupId, tuids: things.map((t) => t.tuid), things: things.map(presentThingSummary) } };
+      return { data: { group_id: shownGroupId(groupId), tuids: things.map((t) => t.tuid), things: things.map(presentThingSummary) } };
     },
   );
 
@@ -119,7 +119,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
       const { tuid } = request.params as { tuid: string };
       const { group_id } = request.body as { group_id: string };
       const thing = await assignThingToGroup(deps, request.client, { tuid, groupId: group_id });
-      return { data: { tuid: thing.tuid, group_id: thing.groupId ?? unassignedGroupId, installation_status: thing.installationStatus } };
+      return { data: { tuid: thing.tuid, group_id: shownGroupId(thing.groupId), installation_status: thing.installationStatus } };
     },
   );
 
@@ -129,14 +129,14 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     async (request) => {
       const { tuid } = request.params as { tuid: string };
       const thing = await getThingGroup(deps, request.client, { tuid });
-      return { data: { tuid: thing.tuid, group_id: thing.groupId ?? unassignedGroupId } };
+      return { data: { tuid: thing.tuid, group_id: shownGroupId(thing.groupId) } };
     },
   );
 }
 
 function presentListedGroup(group: GroupListing) {
   return {
-    group_id: group.groupId ?? unassignedGroupId,
+    group_id: shownGroupId(group.groupId),
     group_description: group.description,
     thing_count: group.thingCount,
     created_at: group.createdAt === null ? null : toUnixSeconds(group.createdAt),

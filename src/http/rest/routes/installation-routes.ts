@@ -3,7 +3,7 @@ import { toUnixSeconds } from '../../../domain/clock.js';
 import type { FastifyInstance } from 'fastify';
 import { installationHistoryLimit, listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
 import type { InstallationEntry } from '../../../domain/installations/installation-types.js';
-import { unassignedGroupId } from '../../../domain/messages/message-types.js';
+import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
 import { installationStatuses } from '../../../domain/things/thing-types.js';
 import type { RestDeps } from '../rest-deps.js';
 import { TuidParams, dataOf, errors } from '../schemas.js';
@@ -53,7 +53,7 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
         data: {
           tuid: thing.tuid,
           installation_status: thing.installationStatus,
-          group_id: thing.groupId ?? unassignedGroupId,
+          group_id: shownGroupId(thing.groupId),
           timestamp: toUnixSeconds(entry.timestamp),
           responsible: entry.responsible,
         },
