@@ -18,6 +18,7 @@ import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { startDataFeed } from '../integration/data-feed.js';
 import { startAlertFeed } from '../integration/alert-feed.js';
+import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
@@ -142,9 +143,10 @@ export async function startApp(options: AppOptions): Promise<App> {
       caller: limits.perCaller.size,
       address: limits.perAddress.size,
     }));
-    registerRest(http, { store, clock, events, config, clientTokens, mqtt, limits });
+    const downlink = mqttCommandDownlink(mqtt);
+    registerRest(http, { store, clock, events, config, clientTokens, downlink, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { store, clock, events, config, sessions, mqtt, limits });
+    const graphql = registerGraphql(http, { store, clock, events, config, sessions, downlink, limits });
     await listen(http, config);
     stoppers.push(() => http.close());
     // Closed first (stoppers run in reverse): upgraded WebSocket connections would keep the HTTP server open.

@@ -5,6 +5,7 @@ import type { MqttClient } from 'mqtt';
 import { AppError } from '../../src/domain/errors.js';
 import { listCommandHistory } from '../../src/domain/commands/command-history.js';
 import { sendCommands } from '../../src/domain/commands/send-commands.js';
+import { mqttCommandDownlink } from '../../src/integration/command-downlink.js';
 import type { ClientPrincipal } from '../../src/domain/identity/principal.js';
 import { cleanupStores, storeTargets } from '../helpers/databases.js';
 import { closeMqttClients, connectMqtt } from '../helpers/mqtt-clients.js';
@@ -30,7 +31,7 @@ for (const target of storeTargets) {
     test('a publish that fails answers SERVICE_UNAVAILABLE and removes the stored request', async () => {
       const mqtt = { publish: async () => Promise.reject(new Error('broker down')) };
       await assert.rejects(
-        sendCommands({ ...server.app, mqtt }, principal, { tuid: 'FAIL-1', commands }),
+        sendCommands({ ...server.app, downlink: mqttCommandDownlink(mqtt) }, principal, { tuid: 'FAIL-1', commands }),
         (error: unknown) => error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE',
       );
       assert.deepEqual(await listCommandHistory(server.app, principal, { tuid: 'FAIL-1' }), []);
@@ -43,7 +44,7 @@ for (const target of storeTargets) {
           seenAtPublish = await listCommandHistory(server.app, principal, { tuid: 'FAIL-1' });
         },
       };
-      await sendCommands({ ...server.app, mqtt }, principal, { tuid: 'FAIL-1', commands });
+      await sendCommands({ ...server.app, downlink: mqttCommandDownlink(mqtt) }, principal, { tuid: 'FAIL-1', commands });
       assert.equal((seenAtPublish as unknown[]).length, 1);
     });
   });
