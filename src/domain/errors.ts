@@ -74,3 +74,14 @@ export function rateLimited(retryAfterS: number): AppError {
 export function serviceUnavailable(message = 'The service is temporarily unavailable; retry later.'): AppError {
   return new AppError('SERVICE_UNAVAILABLE', message);
 }
+
+/**
+ * Raised by the store when a unique key already exists. Declared here, with the domain's other failures, so that
+ * the domain turns it into a CONFLICT without importing the store.
+ */
+export class DuplicateKeyError extends Error {
+  constructor(readonly entity: string) {
+    super(`${entity} already exists`);
+    this.name = 'DuplicateKeyError';
+  }
+}

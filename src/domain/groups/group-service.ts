@@ -1,6 +1,5 @@
-import { DuplicateKeyError } from '../../store/store-errors.js';
 import type { DomainDeps } from '../domain-deps.js';
-import { conflict, invalidField, notFound, validationFailed, type FieldProblem } from '../errors.js';
+import { DuplicateKeyError, conflict, invalidField, notFound, validationFailed, type FieldProblem } from '../errors.js';
 import type { Principal } from '../identity/principal.js';
 import { shownGroupId, unassignedGroupId } from './unassigned-group.js';
 import { checkGroupDescription, checkGroupId, requireGroupId } from './group-id-rules.js';
