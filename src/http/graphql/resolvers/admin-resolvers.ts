@@ -6,6 +6,7 @@ import {
   revokeApiClient,
   revokeMqttCredential,
 } from '../../../domain/identity/identity-service.js';
+import { listApiClients, listMqttCredentials, listUsers } from '../../../domain/identity/identity-queries.js';
 import { deleteUser, setUserRole } from '../../../domain/identity/user-admin.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { roleEnum, userOf } from './resolver-helpers.js';
@@ -17,16 +18,16 @@ export const adminResolvers = {
   Role: { MANAGER: 'Manager', INSTALLER: 'Installer', VIEWER: 'Viewer' },
   MqttCredentialKind: kindEnum,
   Query: {
-    users: (_: unknown, _args: unknown, context: GraphqlContext) => context.deps.store.users.list(userOf(context).organizationId),
+    users: (_: unknown, _args: unknown, context: GraphqlContext) => listUsers(context.deps, userOf(context)),
     apiClients: async (_: unknown, _args: unknown, context: GraphqlContext) =>
-      (await context.deps.store.apiClients.list(userOf(context).organizationId)).map((client) => ({
+      (await listApiClients(context.deps, userOf(context))).map((client) => ({
         clientId: client.clientId,
         name: client.name,
         createdAt: toUnixSeconds(client.createdAt),
         revoked: client.revokedAt !== null,
       })),
     mqttCredentials: async (_: unknown, _args: unknown, context: GraphqlContext) =>
-      (await context.deps.store.mqttCredentials.list(userOf(context).organizationId)).map((credential) => ({
+      (await listMqttCredentials(context.deps, userOf(context))).map((credential) => ({
         username: credential.username,
         kind: credential.kind,
         createdAt: toUnixSeconds(credential.createdAt),
@@ -36,18 +37,10 @@ export const adminResolvers = {
   Mutation: {
     createUser: (_: unknown, args: { email: string; password: string; role: string }, context: GraphqlContext) =>
       createUser(context.deps, { organizationId: userOf(context).organizationId, email: args.email, password: args.password, role: roleEnum[args.role] ?? args.role }),
-    setUserRole: async (_: unknown, args: { userId: string; role: string }, context: GraphqlContext) => {
-      const manager = userOf(context);
-      const before = await context.deps.store.users.get(manager.organizationId, args.userId);
-      const updated = await setUserRole(context.deps, manager, { userId: args.userId, role: roleEnum[args.role] ?? args.role });
-      // Access tokens carry the role they were issued with: without this, a demoted Manager would keep Manager
-      // rights until their token expires. The user signs in again and gets the new role.
-      if (before && before.role !== updated.role) await context.deps.sessions.endSessionsOfUser(args.userId, 'role changed');
-      return updated;
-    },
+    setUserRole: (_: unknown, args: { userId: string; role: string }, context: GraphqlContext) =>
+      setUserRole(context.deps, userOf(context), { userId: args.userId, role: roleEnum[args.role] ?? args.role }),
     deleteUser: async (_: unknown, args: { userId: string }, context: GraphqlContext) => {
       await deleteUser(context.deps, userOf(context), { userId: args.userId });
-      await context.deps.sessions.endSessionsOfUser(args.userId, 'user deleted');
       return true;
     },
     createApiClient: async (_: unknown, args: { name: string }, context: GraphqlContext) => {

@@ -1,6 +1,7 @@
 import { messageDefinitions } from '../../../catalog/index.js';
 import { countActiveAlerts, listAlertingTuids, listThingAlerts } from '../../../domain/alerts/alert-queries.js';
-import { AppError, notFound } from '../../../domain/errors.js';
+import { AppError } from '../../../domain/errors.js';
+import { getOwnOrganization } from '../../../domain/identity/identity-queries.js';
 import { listMessages } from '../../../domain/messages/message-query.js';
 import { requireThing } from '../../../domain/things/thing-access.js';
 import { listThings } from '../../../domain/things/thing-queries.js';
@@ -18,8 +19,7 @@ export const thingResolvers = {
       return { id: user.userId, email: user.email, role: user.role, organizationId: user.organizationId };
     },
     organization: async (_: unknown, _args: unknown, context: GraphqlContext) => {
-      const organization = await context.deps.store.organizations.get(userOf(context).organizationId);
-      if (!organization) throw notFound('Your organization no longer exists.');
+      const organization = await getOwnOrganization(context.deps, userOf(context));
       return { id: organization.id, name: organization.name };
     },
     thing: async (_: unknown, args: { tuid: string }, context: GraphqlContext) => {
