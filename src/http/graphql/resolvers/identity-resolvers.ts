@@ -1,4 +1,3 @@
-import { toUnixSeconds } from '../../../domain/clock.js';
 import {
   createApiClient,
   createMqttCredential,
@@ -6,33 +5,31 @@ import {
   revokeApiClient,
   revokeMqttCredential,
 } from '../../../domain/identity/identity-service.js';
-import { listApiClients, listMqttCredentials, listUsers } from '../../../domain/identity/identity-queries.js';
+import { getOwnOrganization, listApiClients, listMqttCredentials, listUsers } from '../../../domain/identity/identity-queries.js';
 import { deleteUser, setUserRole } from '../../../domain/identity/user-admin.js';
 import type { GraphqlContext } from '../graphql-deps.js';
-import { roleEnum, userOf } from './resolver-helpers.js';
+import { mqttCredentialKindEnum, presentApiClient, presentMqttCredential, roleEnum } from '../presenters.js';
+import { userOf } from './resolver-helpers.js';
 
-const kindEnum = { GATEWAY: 'gateway', INTEGRATION: 'integration' } as const;
-
-/** What Managers administer in their organization: users, API clients, MQTT credentials. */
-export const adminResolvers = {
-  Role: { MANAGER: 'Manager', INSTALLER: 'Installer', VIEWER: 'Viewer' },
-  MqttCredentialKind: kindEnum,
+/**
+ * Who the caller is, and what Managers administer in their organization: users, API clients, MQTT credentials.
+ */
+export const identityResolvers = {
+  Role: roleEnum,
+  MqttCredentialKind: mqttCredentialKindEnum,
   Query: {
+    me: (_: unknown, _args: unknown, context: GraphqlContext) => {
+      const user = userOf(context);
+      return { id: user.userId, email: user.email, role: user.role, organizationId: user.organizationId };
+    },
+    organization: async (_: unknown, _args: unknown, context: GraphqlContext) => {
+      const organization = await getOwnOrganization(context.deps, userOf(context));
+      return { id: organization.id, name: organization.name };
+    },
     users: (_: unknown, _args: unknown, context: GraphqlContext) => listUsers(context.deps, userOf(context)),
-    apiClients: async (_: unknown, _args: unknown, context: GraphqlContext) =>
-      (await listApiClients(context.deps, userOf(context))).map((client) => ({
-        clientId: client.clientId,
-        name: client.name,
-        createdAt: toUnixSeconds(client.createdAt),
-        revoked: client.revokedAt !== null,
-      })),
+    apiClients: async (_: unknown, _args: unknown, context: GraphqlContext) => (await listApiClients(context.deps, userOf(context))).map(presentApiClient),
     mqttCredentials: async (_: unknown, _args: unknown, context: GraphqlContext) =>
-      (await listMqttCredentials(context.deps, userOf(context))).map((credential) => ({
-        username: credential.username,
-        kind: credential.kind,
-        createdAt: toUnixSeconds(credential.createdAt),
-        revoked: credential.revokedAt !== null,
-      })),
+      (await listMqttCredentials(context.deps, userOf(context))).map(presentMqttCredential),
   },
   Mutation: {
     createUser: (_: unknown, args: { email: string; password: string; role: string }, context: GraphqlContext) =>
