@@ -14,7 +14,7 @@ import type { GraphqlClient } from '../../helpers/graphql-client.js';
 import { assertBadInput, assertGraphqlError, dataOf, signInAs } from '../../helpers/graphql-users.js';
 import { RestClient } from '../../helpers/rest-client.js';
 import { startTestApp, testBootstrap, type TestApp } from '../../helpers/test-app.js';
-import { closeMqttClients, publishUplinks } from '../../helpers/uplinks.js';
+import { closeMqttClients, publishUplinks, summaryUplinks } from '../../helpers/uplinks.js';
 
 after(cleanupStores);
 after(closeMqttClients);
@@ -38,15 +38,7 @@ for (const target of storeTargets) {
       rest = new RestClient(server);
       viewer = (await signInAs(server, 'Viewer', { email: 'viewer@acme.test' })).client;
       manager = (await signInAs(server, 'Manager', { email: 'second-manager@acme.test' })).client;
-      await publishUplinks(server, [
-        { tsmId: 1100, tsmEv: 11, tsmTs: t0, tsmTuid: 'T-1', tsmGw: 'GW-1', swVersion: '1.4.2', modelCode: 'ENV', psn: 'P1' },
-        { tsmId: 1110, tsmEv: 10, tsmTs: t0 + 10, tsmTuid: 'T-1', tsmGw: 'GW-1', batl: 80.6 },
-        { tsmId: 1210, tsmEv: 10, tsmTs: t0 + 20, tsmTuid: 'T-1', tsmGw: 'GW-1', lat: 60.1699, lon: 24.9384, lacr: 10 },
-        { tsmId: 12100, tsmEv: 10, tsmTs: t0 + 30, tsmTuid: 'T-1', tsmGw: 'GW-1', temp: 21.5 },
-        { tsmId: 1110, tsmEv: 101, tsmTs: t0 + 40, tsmTuid: 'T-1', tsmGw: 'GW-1', batl: 80.4 },
-        { tsmId: 1112, tsmEv: 10, tsmTs: t0 + 5, tsmTuid: 'T-2', uptime: 5 },
-        { tsmId: 1112, tsmEv: 10, tsmTs: t0 + 5, tsmTuid: 'X-3', uptime: 5 },
-      ]);
+      await publishUplinks(server, summaryUplinks(t0));
       // Alert periods written by hand (the engine's own writes are tested with the engine).
       const alerts = server.app.store.alerts;
       await alerts.open({ organizationId: 'acme', tuid: 'T-1', alertType: 'gateway connection lost', openedAt: now - 5 * hour });

@@ -4,7 +4,7 @@ import { createApiClient, createOrganization } from '../../../src/domain/identit
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
 import { RestClient } from '../../helpers/rest-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
-import { closeMqttClients, publishUplinks } from '../../helpers/uplinks.js';
+import { closeMqttClients, publishUplinks, summaryUplinks } from '../../helpers/uplinks.js';
 
 after(cleanupStores);
 after(closeMqttClients);
@@ -19,15 +19,7 @@ for (const target of storeTargets) {
     before(async () => {
       server = await startTestApp({ DATABASE_URL: await target.createUrl() });
       rest = new RestClient(server);
-      await publishUplinks(server, [
-        { tsmId: 1100, tsmEv: 11, tsmTs: t0, tsmTuid: 'T-1', tsmGw: 'GW-1', swVersion: '1.4.2', modelCode: 'ENV', psn: 'P1' },
-        { tsmId: 1110, tsmEv: 10, tsmTs: t0 + 10, tsmTuid: 'T-1', tsmGw: 'GW-1', batl: 80.6 },
-        { tsmId: 1210, tsmEv: 10, tsmTs: t0 + 20, tsmTuid: 'T-1', tsmGw: 'GW-1', lat: 60.1699, lon: 24.9384, lacr: 10 },
-        { tsmId: 12100, tsmEv: 10, tsmTs: t0 + 30, tsmTuid: 'T-1', tsmGw: 'GW-1', temp: 21.5 },
-        { tsmId: 1110, tsmEv: 101, tsmTs: t0 + 40, tsmTuid: 'T-1', tsmGw: 'GW-1', batl: 80.4 },
-        { tsmId: 1112, tsmEv: 10, tsmTs: t0 + 5, tsmTuid: 'T-2', uptime: 5 },
-        { tsmId: 1112, tsmEv: 10, tsmTs: t0 + 5, tsmTuid: 'X-3', uptime: 5 },
-      ]);
+      await publishUplinks(server, summaryUplinks(t0));
       const deps = { store: server.app.store, clock: server.app.clock };
       await createOrganization(deps, { name: 'Rival', id: 'rival' });
       const client = await createApiClient(deps, { organizationId: 'rival', name: 'rival' });
