@@ -6,8 +6,8 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainEventBus } from '../domain/events.js';
 import { SigningKeys } from '../domain/identity/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
-import { registerHealthRoutes, type ReadinessCheck } from '../http/routes/health-routes.js';
-import { registerJwksRoutes } from '../http/routes/jwks-routes.js';
+import { registerHealthRoutes, type ReadinessCheck } from '../http/service/health-routes.js';
+import { registerJwksRoutes } from '../http/service/jwks-routes.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { registerRest } from '../http/rest/rest-plugin.js';
 import { registerOpenApi } from '../http/openapi.js';
@@ -18,6 +18,7 @@ import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { startDataFeed } from '../integration/data-feed.js';
 import { startAlertFeed } from '../integration/alert-feed.js';
+import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
@@ -26,8 +27,8 @@ import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { bootstrapIfEmpty, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
-import { createLogger, type Logger } from './logger.js';
-import { createMetrics, observedGauge, type Metrics } from './metrics.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { createMetrics, observedGauge, type Metrics } from '../observability/metrics.js';
 import { startMqtt } from './start-mqtt.js';
 
 export interface AppOptions {
@@ -142,9 +143,10 @@ export async function startApp(options: AppOptions): Promise<App> {
       caller: limits.perCaller.size,
       address: limits.perAddress.size,
     }));
-    registerRest(http, { store, clock, events, config, clientTokens, mqtt, limits });
+    const downlink = mqttCommandDownlink(mqtt);
+    registerRest(http, { store, clock, events, config, clientTokens, downlink, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { store, clock, events, config, sessions, mqtt, limits });
+    const graphql = registerGraphql(http, { store, clock, events, config, sessions, downlink, limits });
     await listen(http, config);
     stoppers.push(() => http.close());
     // Closed first (stoppers run in reverse): upgraded WebSocket connections would keep the HTTP server open.

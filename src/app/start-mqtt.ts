@@ -6,7 +6,7 @@ import type { IngestService } from '../ingest/ingest-service.js';
 import { EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { ExternalBroker } from '../mqtt/external-broker.js';
 import type { MqttTransport, UplinkHandler } from '../mqtt/mqtt-transport.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../observability/logger.js';
 
 /**
  * Starts the platform's MQTT side: the embedded broker when MQTT_URL is unset, else a client of the external

@@ -51,6 +51,33 @@ export function invalidField(field: string, message: string): AppError {
   return validationFailed([{ field, message }]);
 }
 
+/**
+ * A problem with `field` stated by its rule, the end of a sentence about it (`must be 1 to 64 characters`). The
+ * domain names fields its own way (`groupId`); a transport that knows a field by another name (REST's `group_id`)
+ * states the same rule under that name with `withFieldNames`. The rule is not enumerable, so it never reaches a
+ * client as a key of its own.
+ */
+export function fieldProblem(field: string, rule: string): FieldProblem {
+  return Object.defineProperty({ field, message: `${field} ${rule}` }, 'rule', { value: rule, enumerable: false });
+}
+
+/**
+ * The failure with its fields named as a transport knows them (`names`: domain field to the transport's name).
+ * Only a VALIDATION_FAILED of problems stated by `fieldProblem` changes; anything else is returned as it is.
+ */
+export function withFieldNames(error: unknown, names: Readonly<Record<string, string>>): unknown {
+  if (!(error instanceof AppError) || error.code !== 'VALIDATION_FAILED') return error;
+  let renamed = false;
+  const problems = error.errors.map((problem) => {
+    const name = names[problem.field];
+    const rule = (problem as { rule?: string }).rule;
+    if (name === undefined || rule === undefined) return problem;
+    renamed = true;
+    return fieldProblem(name, rule);
+  });
+  return renamed ? validationFailed(problems) : error;
+}
+
 export function unauthenticated(message = 'Authentication is required: the token is missing, invalid or expired.'): AppError {
   return new AppError('UNAUTHENTICATED', message);
 }
@@ -73,4 +100,15 @@ export function rateLimited(retryAfterS: number): AppError {
 
 export function serviceUnavailable(message = 'The service is temporarily unavailable; retry later.'): AppError {
   return new AppError('SERVICE_UNAVAILABLE', message);
+}
+
+/**
+ * Raised by the store when a unique key already exists. Declared here, with the domain's other failures, so that
+ * the domain turns it into a CONFLICT without importing the store.
+ */
+export class DuplicateKeyError extends Error {
+  constructor(readonly entity: string) {
+    super(`${entity} already exists`);
+    this.name = 'DuplicateKeyError';
+  }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from '../app/logger.js';
-import type { Metrics } from '../app/metrics.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import { notFound } from '../domain/errors.js';
 import { answerClientError } from './client-error.js';
 import { registerJsonBodyParser } from './json-body.js';

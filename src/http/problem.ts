@@ -1,8 +1,18 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { AppError, serviceUnavailable, type ErrorCode, type FieldProblem } from '../domain/errors.js';
+import { AppError, serviceUnavailable, withFieldNames, type ErrorCode, type FieldProblem } from '../domain/errors.js';
 import { isStoreUnavailable } from '../store/store-unavailable.js';
 import { validationFailedOf, type AjvError } from './validation-problems.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The domain's field names to this route's (`groupId` to `group_id` in a body, `groupid` in a path), where
+     * they differ: a VALIDATION_FAILED from the domain names the fields as the route's caller knows them.
+     */
+    fieldNames?: Readonly<Record<string, string>>;
+  }
+}
 
 /** The HTTP status of each error code: the one mapping of the error catalog to REST. */
 export const httpStatusOf: Record<ErrorCode, number> = {
@@ -40,9 +50,10 @@ export function problemBody(error: AppError): ProblemBody {
   return body;
 }
 
-/** Sends an AppError with its status, headers and body. */
+/** Sends an AppError with its status, headers and body, its fields named as the route names them. */
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
-  const body = problemBody(error);
+  const fieldNames = reply.request.routeOptions.config?.fieldNames;
+  const body = problemBody(fieldNames ? (withFieldNames(error, fieldNames) as AppError) : error);
   if (error.code === 'UNAUTHENTICATED') reply.header('www-authenticate', 'Bearer');
   if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
   return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type KeywordDefinition, type ValidateFunction } 
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { AppError } from '../domain/errors.js';
 import { brokenGroupIdRule } from '../domain/groups/group-id-rules.js';
-import { unassignedGroupId } from '../domain/messages/message-types.js';
+import { unassignedGroupId } from '../domain/groups/unassigned-group.js';
 import { validationFailedOf, type PartErrors } from './validation-problems.js';
 
 /**

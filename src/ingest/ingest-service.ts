@@ -1,4 +1,4 @@
-import type { Metrics } from '../app/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { DomainEventBus } from '../domain/events.js';
 import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
 import { deadLetter, defaultUplinkLimits, parseUplink, type UplinkLimits, type UplinkSource } from './parse-uplink.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 import { formatLocalDateTime } from '../domain/alerts/local-time.js';
 import type { AlertChanged, DomainEventBus } from '../domain/events.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';

@@ -1,7 +1,7 @@
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { DomainEventBus } from '../domain/events.js';
 import { messageJsonWithGroup } from '../domain/messages/message-json.js';
-import { unassignedGroupId } from '../domain/messages/message-types.js';
+import { shownGroupId } from '../domain/groups/unassigned-group.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { fillFeedTopic } from '../mqtt/topics.js';
 
@@ -14,7 +14,7 @@ export function startDataFeed(deps: { events: DomainEventBus; mqtt: MqttTranspor
   return deps.events.on('messagesStored', async ({ messages }) => {
     const published = messages.map((m) =>
       deps.mqtt.publish(
-        fillFeedTopic(deps.template, { org: m.organizationId, group: m.groupId ?? unassignedGroupId, tuid: m.tuid, tsmId: m.tsmId }),
+        fillFeedTopic(deps.template, { org: m.organizationId, group: shownGroupId(m.groupId), tuid: m.tuid, tsmId: m.tsmId }),
         messageJsonWithGroup(m.body, m.groupId),
         1,
       ),

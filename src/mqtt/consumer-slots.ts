@@ -1,4 +1,4 @@
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { LeasesStore } from '../store/leases-store.js';
 
 /** What a slot runs: one consumer session, stopped by draining what it holds. */

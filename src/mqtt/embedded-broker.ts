@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type Client } from 'aedes';
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 import { mayPublish, maySubscribe, type MqttPrincipal } from './access-rules.js';
 import { AuthThrottle, FailureWindow, type AuthThrottleLimits } from './auth-throttle.js';
 import { ClientIdOwners } from './client-id-owners.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectAsync, type MqttClient } from 'mqtt';
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { LeasesStore } from '../store/leases-store.js';
 import { ConsumerSlots, type SlotConsumer } from './consumer-slots.js';
 import type { MqttTransport, UplinkHandler } from './mqtt-transport.js';

@@ -1,7 +1,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import mqttPacket, { type IConnackPacket, type IPublishPacket, type Packet } from 'mqtt-packet';
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 
 export interface PipelinedConsumerOptions {
   /** mqtt:// or mqtts:// URL of the broker, with the credentials in it if the broker asks for them. */

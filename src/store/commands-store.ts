@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { CommandStatus } from '../domain/commands/command-types.js';
+import type { CommandStatus, StoredCommandItem, StoredCommandRequest } from '../domain/commands/command-types.js';
 import type { Schema } from './schema.js';
 
 export type CommandsStore = ReturnType<typeof commandsStore>;
@@ -12,26 +12,6 @@ export interface NewCommandRequest {
   responsible: string;
   /** In request order; `body` is the command as published (JSON). */
   items: readonly { transactionId: number | null; body: string }[];
-}
-
-export interface StoredCommandItem {
-  position: number;
-  transactionId: number | null;
-  /** The command as published (JSON). */
-  body: string;
-  status: CommandStatus;
-  /** The answer as received (JSON), or null. */
-  response: string | null;
-  /** Milliseconds, or null. */
-  respondedAt: number | null;
-}
-
-export interface StoredCommandRequest {
-  id: number;
-  tuid: string;
-  timestamp: number;
-  responsible: string;
-  items: StoredCommandItem[];
 }
 
 /** A command still waiting for its answer. */

@@ -1,16 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { StoredSigningKey } from '../domain/identity/types.js';
 import type { Schema, SigningKeysTable } from './schema.js';
 
 export type SigningKeysStore = ReturnType<typeof signingKeysStore>;
-
-/** A stored Ed25519 key pair as JWK JSON texts. */
-export interface StoredSigningKey {
-  kid: string;
-  privateJwk: string;
-  publicJwk: string;
-  createdAt: number;
-  retiredAt: number | null;
-}
 
 export function signingKeysStore(db: Kysely<Schema>) {
   return {

@@ -1,10 +1,4 @@
-/** Raised by a store module when a unique key already exists; the domain turns it into a CONFLICT. */
-export class DuplicateKeyError extends Error {
-  constructor(readonly entity: string) {
-    super(`${entity} already exists`);
-    this.name = 'DuplicateKeyError';
-  }
-}
+import { DuplicateKeyError } from '../domain/errors.js';
 
 /** True for a unique or primary-key violation in either dialect. */
 export function isUniqueViolation(error: unknown): boolean {

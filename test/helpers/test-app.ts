@@ -1,5 +1,5 @@
 import { startApp, type App } from '../../src/app/build-app.js';
-import { createLogger, type Logger } from '../../src/app/logger.js';
+import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSqliteUrl } from './databases.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../src/app/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { cleanupStores } from '../helpers/databases.js';
 import { GraphqlClient } from '../helpers/graphql-client.js';
 import { connectMqtt } from '../helpers/mqtt-clients.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../../src/store/database.js';
 import type { Store } from '../../src/store/store.js';
-import { DuplicateKeyError } from '../../src/store/store-errors.js';
+import { DuplicateKeyError } from '../../src/domain/errors.js';
 import { cleanupStores, openMigratedStore, storeTargets } from '../helpers/databases.js';
 
 after(cleanupStores);

@@ -1,10 +1,9 @@
-import type { StoredCommandRequest } from '../../store/commands-store.js';
 import type { DomainDeps } from '../domain-deps.js';
 import { invalidField } from '../errors.js';
 import type { Principal } from '../identity/principal.js';
 import { requireThing } from '../things/thing-access.js';
 import { toUnixSeconds } from '../clock.js';
-import type { CommandHistoryRecord, SentCommand, TrackedCommand } from './command-types.js';
+import type { CommandHistoryRecord, SentCommand, StoredCommandRequest, TrackedCommand } from './command-types.js';
 
 export interface CommandHistoryQuery {
   tuid: string;

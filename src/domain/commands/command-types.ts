@@ -49,3 +49,25 @@ export interface CommandAnswered {
   response: Readonly<Record<string, unknown>>;
   respondedAt: number;
 }
+
+/** One command of a stored request, as the store keeps it: texts as published and received, times in ms. */
+export interface StoredCommandItem {
+  position: number;
+  transactionId: number | null;
+  /** The command as published (JSON). */
+  body: string;
+  status: CommandStatus;
+  /** The answer as received (JSON), or null. */
+  response: string | null;
+  /** Milliseconds, or null. */
+  respondedAt: number | null;
+}
+
+/** A request as the store keeps it: the record the command history is built from. */
+export interface StoredCommandRequest {
+  id: number;
+  tuid: string;
+  timestamp: number;
+  responsible: string;
+  items: StoredCommandItem[];
+}

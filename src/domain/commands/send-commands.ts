@@ -1,15 +1,14 @@
-import type { MqttTransport } from '../../mqtt/mqtt-transport.js';
 import { toUnixSeconds } from '../clock.js';
-import { downlinkTopic } from '../../mqtt/topics.js';
 import type { DomainDeps } from '../domain-deps.js';
 import { serviceUnavailable, validationFailed } from '../errors.js';
 import type { Principal } from '../identity/principal.js';
 import { requireThing } from '../things/thing-access.js';
+import type { CommandDownlink } from './command-downlink.js';
 import { checkCommands, stampCommands } from './command-rules.js';
 import type { SentCommandRequest } from './command-types.js';
 
-/** Sending needs the platform's MQTT connection (embedded broker or external) besides the store and clock. */
-export type SendCommandsDeps = DomainDeps & { mqtt: Pick<MqttTransport, 'publish'> };
+/** Sending needs a way out to the thing (the MQTT downlink in a running platform) besides the store and clock. */
+export type SendCommandsDeps = DomainDeps & { downlink: CommandDownlink };
 
 export interface SendCommandsInput {
   tuid: string;
@@ -18,18 +17,12 @@ export interface SendCommandsInput {
 }
 
 /**
- * How long a send waits for the broker to take the downlink. An external broker that is unreachable would
- * otherwise hold the request until it reconnects.
- */
-export const publishTimeoutMs = 10_000;
-
-/**
  * Sends commands to one of the caller's things (SPEC section 3): checks every command (all or nothing), sets
- * `tsmTs` and `tsmDstTuid`, stores the request in the thing's history, publishes the array with QoS 1 on the
- * thing's downlink topic, and answers what was sent.
+ * `tsmTs` and `tsmDstTuid`, stores the request in the thing's history, hands the commands to the downlink, and
+ * answers what was sent.
  *
- * Stored before published, so an answer arriving at once finds its command. When the publish fails (or takes
- * longer than `publishTimeoutMs`), the stored request is removed again and SERVICE_UNAVAILABLE is thrown: the
+ * Stored before delivered, so an answer arriving at once finds its command. When the delivery fails (the downlink
+ * bounds its own wait), the stored request is removed again and SERVICE_UNAVAILABLE is thrown: the
  * history shows only what was handed to the broker. Throws NOT_FOUND for an unknown or another organization's
  * thing, VALIDATION_FAILED naming each bad field (`commands[2].reportInterval`).
  */
@@ -49,19 +42,11 @@ export async function sendCommands(deps: SendCommandsDeps, principal: Principal,
     items: commands.map((command) => ({ transactionId: command.transactionId, body: JSON.stringify(command) })),
   });
   try {
-    await withTimeout(deps.mqtt.publish(downlinkTopic(thing.organizationId, thing.tuid), JSON.stringify(commands), 1), publishTimeoutMs);
+    await deps.downlink.deliver(thing, commands);
   } catch {
     // The store may be what failed too; the caller learns the send failed either way.
     await deps.store.commands.delete(requestId).catch(() => undefined);
     throw serviceUnavailable('The MQTT broker did not take the commands, so they are not in the history; retry later.');
   }
   return { tuid: thing.tuid, timestamp, responsible: principal.responsible, commands };
-}
-
-function withTimeout(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from the broker within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

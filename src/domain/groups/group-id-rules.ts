@@ -1,5 +1,5 @@
-import { invalidField, type FieldProblem } from '../errors.js';
-import { unassignedGroupId } from '../messages/message-types.js';
+import { fieldProblem, validationFailed, type FieldProblem } from '../errors.js';
+import { unassignedGroupId } from './unassigned-group.js';
 
 /** Length limits of a group, in Unicode code points (what PostgreSQL's varchar counts). */
 export const groupLimits = { idMax: 64, descriptionMax: 1024 } as const;
@@ -26,7 +26,7 @@ const allowedDescriptionControls = new Set(['\t', '\n', '\r']);
  */
 export function checkGroupId(field: string, value: unknown): FieldProblem | undefined {
   const broken = brokenGroupIdRule(value);
-  return broken === undefined ? undefined : { field, message: `${field} ${broken}` };
+  return broken === undefined ? undefined : fieldProblem(field, broken);
 }
 
 /**
@@ -47,17 +47,17 @@ export function brokenGroupIdRule(value: unknown): string | undefined {
 /** The description rule: absent or null means none; otherwise a string of at most 1024 characters. */
 export function checkGroupDescription(field: string, value: unknown): FieldProblem | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') return { field, message: `${field} must be a string or null` };
-  if (codePointLength(value) > groupLimits.descriptionMax) return { field, message: `${field} must be at most ${groupLimits.descriptionMax} characters` };
+  if (typeof value !== 'string') return fieldProblem(field, 'must be a string or null');
+  if (codePointLength(value) > groupLimits.descriptionMax) return fieldProblem(field, `must be at most ${groupLimits.descriptionMax} characters`);
   const bad = [...value].find((c) => forbiddenInDescription.test(c) && !allowedDescriptionControls.has(c));
-  if (bad !== undefined) return { field, message: `${field} must not contain control characters (found ${describeCharacter(bad)})` };
+  if (bad !== undefined) return fieldProblem(field, `must not contain control characters (found ${describeCharacter(bad)})`);
   return undefined;
 }
 
 /** A valid id of a real group, or VALIDATION_FAILED naming `field`. */
 export function requireGroupId(field: string, value: unknown): string {
   const problem = checkGroupId(field, value);
-  if (problem) throw invalidField(problem.field, problem.message);
+  if (problem) throw validationFailed([problem]);
   return value as string;
 }
 

@@ -16,7 +16,7 @@ export async function assignThingToGroup(
   input: { tuid: string; groupId: unknown },
 ): Promise<Thing> {
   checkTuid(input.tuid);
-  const groupId = requireGroupRef('group_id', input.groupId);
+  const groupId = requireGroupRef('groupId', input.groupId);
   const result = await deps.store.groups.assignThing({
     tuid: input.tuid,
     organizationId: principal.organizationId,
@@ -43,7 +43,7 @@ export async function listGroupThings(
   principal: Principal,
   input: { groupId: string },
 ): Promise<{ groupId: string | null; things: Thing[] }> {
-  const groupId = requireGroupRef('groupid', input.groupId);
+  const groupId = requireGroupRef('groupId', input.groupId);
   const { organizationId } = principal;
   if (groupId !== null && !(await deps.store.groups.get(organizationId, groupId))) throw groupNotFound(groupId);
   const things = await deps.store.things.listInGroup(organizationId, groupId);

@@ -1,8 +1,7 @@
-import { DuplicateKeyError } from '../../store/store-errors.js';
 import type { DomainDeps } from '../domain-deps.js';
-import { conflict, invalidField, notFound, validationFailed, type FieldProblem } from '../errors.js';
+import { DuplicateKeyError, conflict, invalidField, notFound, validationFailed, type FieldProblem } from '../errors.js';
 import type { Principal } from '../identity/principal.js';
-import { unassignedGroupId } from '../messages/message-types.js';
+import { shownGroupId, unassignedGroupId } from './unassigned-group.js';
 import { checkGroupDescription, checkGroupId, requireGroupId } from './group-id-rules.js';
 import type { Group, GroupListing } from './group-types.js';
 
@@ -20,7 +19,7 @@ export async function createGroup(
   principal: Principal,
   input: { groupId: unknown; description?: unknown },
 ): Promise<Group> {
-  const problems = [checkGroupId('group_id', input.groupId), checkGroupDescription('group_description', input.description)].filter(
+  const problems = [checkGroupId('groupId', input.groupId), checkGroupDescription('description', input.description)].filter(
     (p): p is FieldProblem => p !== undefined,
   );
   if (problems.length > 0) throw validationFailed(problems);
@@ -53,7 +52,7 @@ export async function listGroups(deps: Pick<DomainDeps, 'store'>, principal: Pri
   if (matches(unassignedGroupId)) {
     groups.push({ groupId: null, description: null, thingCount: await deps.store.groups.countUngrouped(organizationId), createdAt: null });
   }
-  return groups.sort((a, b) => compareCodePoints(a.groupId ?? unassignedGroupId, b.groupId ?? unassignedGroupId)).slice(0, limit);
+  return groups.sort((a, b) => compareCodePoints(shownGroupId(a.groupId), shownGroupId(b.groupId))).slice(0, limit);
 }
 
 /**
@@ -61,8 +60,8 @@ export async function listGroups(deps: Pick<DomainDeps, 'store'>, principal: Pri
  * group, CONFLICT when the new id is taken; renaming to the same id is a no-op.
  */
 export async function renameGroup(deps: Pick<DomainDeps, 'store'>, principal: Principal, input: { groupId: string; newGroupId: unknown }): Promise<{ groupId: string }> {
-  const from = requireGroupId('groupid', input.groupId);
-  const to = requireGroupId('group_id', input.newGroupId);
+  const from = requireGroupId('groupId', input.groupId);
+  const to = requireGroupId('newGroupId', input.newGroupId);
   const { organizationId } = principal;
   if (from === to) {
     if (!(await deps.store.groups.get(organizationId, from))) throw groupNotFound(from);
@@ -79,7 +78,7 @@ export async function renameGroup(deps: Pick<DomainDeps, 'store'>, principal: Pr
 
 /** Deletes a group; its things are left in no group. NOT_FOUND for an unknown group. */
 export async function deleteGroup(deps: Pick<DomainDeps, 'store'>, principal: Principal, input: { groupId: string }): Promise<void> {
-  const groupId = requireGroupId('groupid', input.groupId);
+  const groupId = requireGroupId('groupId', input.groupId);
   if (!(await deps.store.groups.delete(principal.organizationId, groupId))) throw groupNotFound(groupId);
 }
 

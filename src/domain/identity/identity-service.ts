@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../store/store.js';
-import { DuplicateKeyError } from '../../store/store-errors.js';
 import type { Clock } from '../clock.js';
 import type { DomainEventBus } from '../events.js';
-import { conflict, notFound, validationFailed } from '../errors.js';
+import { DuplicateKeyError, conflict, notFound, validationFailed } from '../errors.js';
 import {
   checkClientSecret,
   checkCredentialId,

@@ -1,4 +1,4 @@
-import type { LoginAttemptsStore } from '../../store/login-attempts-store.js';
+import type { Store } from '../../store/store.js';
 import { rateLimited } from '../errors.js';
 
 /** After this many failed sign-ins within the window, an account is blocked for the block time. */
@@ -12,7 +12,7 @@ export const loginThrottle = { maxFailures: 5, windowMs: 15 * 60_000, blockMs: 1
  * per window reach the (costly) password check.
  */
 export class LoginThrottle {
-  constructor(private readonly store: LoginAttemptsStore) {}
+  constructor(private readonly store: Store['loginAttempts']) {}
 
   static key(organizationName: string, email: string): string {
     // JSON keeps the pair unambiguous without a NUL separator, which PostgreSQL text refuses (login failed there).

@@ -1,7 +1,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import type { SigningKeysStore, StoredSigningKey } from '../../store/signing-keys-store.js';
+import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
+import type { StoredSigningKey } from './types.js';
 
 /** The longest-lived token the platform signs (GraphQL refresh token, 12 h): a retired key verifies this long. */
 export const longestTokenLifetimeS = 43_200;
@@ -35,7 +36,7 @@ export class SigningKeys {
   private lastLoadAt = 0;
 
   constructor(
-    private readonly store: SigningKeysStore,
+    private readonly store: Store['signingKeys'],
     private readonly clock: Clock,
   ) {}
 

@@ -40,6 +40,10 @@ export class UserSessions {
 
   constructor(private readonly deps: { store: Store; clock: Clock; signingKeys: SigningKeys; events: DomainEventBus }) {
     this.throttle = new LoginThrottle(deps.store.loginAttempts);
+    // Sessions ended elsewhere in the domain (a user deleted or given another role) stop working here at once.
+    deps.events.on('sessionsEnded', ({ sessionIds }) => {
+      for (const id of sessionIds) this.markEnded(id);
+    });
   }
 
   /**
@@ -109,13 +113,6 @@ export class UserSessions {
   /** Ends the caller's session: its access and refresh tokens stop working. */
   async logout(principal: UserPrincipal): Promise<boolean> {
     return this.endSession(principal.sessionId, 'logout');
-  }
-
-  /** Ends every session of a user (deleted, or given another role); effective here at once, elsewhere within a second. */
-  async endSessionsOfUser(userId: string, reason: 'user deleted' | 'role changed'): Promise<void> {
-    const ended = await this.deps.store.sessions.endAllOfUser(userId, this.deps.clock.now(), reason);
-    for (const id of ended) this.markEnded(id);
-    if (ended.length > 0) this.deps.events.emit('sessionsEnded', { sessionIds: ended, reason });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { DomainDeps } from '../domain-deps.js';
-import { conflict, invalidField } from '../errors.js';
+import { conflict, fieldProblem, invalidField, validationFailed } from '../errors.js';
 import type { Principal } from '../identity/principal.js';
 import { checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
 import { installationStatuses, type Thing } from '../things/thing-types.js';
@@ -35,7 +35,7 @@ export async function setInstallationStatus(
 ): Promise<InstallationChange> {
   checkTuid(input.tuid);
   const status = input.status;
-  if (!isInstallationStatus(status)) throw invalidField('installation_status', `installation_status must be one of ${installationStatuses.join(', ')}`);
+  if (!isInstallationStatus(status)) throw validationFailed([fieldProblem('status', `must be one of ${installationStatuses.join(', ')}`)]);
   const { store } = deps;
   const write = { tuid: input.tuid, organizationId: principal.organizationId, status, responsible: principal.responsible };
   for (let attempt = 0; attempt < maxAttempts; attempt += 1) {

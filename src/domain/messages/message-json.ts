@@ -1,4 +1,4 @@
-import { unassignedGroupId } from './message-types.js';
+import { shownGroupId } from '../groups/unassigned-group.js';
 
 /**
  * A stored message as clients see it (REST, GraphQL, data feed): the JSON received plus `deploymentGroupId`, the
@@ -7,6 +7,6 @@ import { unassignedGroupId } from './message-types.js';
  * `deploymentGroupId`, ours comes last and wins when parsed.
  */
 export function messageJsonWithGroup(body: string, groupId: string | null): string {
-  const group = JSON.stringify(groupId ?? unassignedGroupId);
+  const group = JSON.stringify(shownGroupId(groupId));
   return body === '{}' ? `{"deploymentGroupId":${group}}` : `${body.slice(0, -1)},"deploymentGroupId":${group}}`;
 }

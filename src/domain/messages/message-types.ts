@@ -44,6 +44,3 @@ export interface IngestBatchResult {
   /** TUIDs this batch claimed for their organization (first seen). */
   claimed: string[];
 }
-
-/** The group id every response shows for a thing in no group. */
-export const unassignedGroupId = 'unassigned';

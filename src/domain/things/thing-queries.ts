@@ -1,5 +1,5 @@
 import type { DomainDeps } from '../domain-deps.js';
-import { AppError, validationFailed, type FieldProblem } from '../errors.js';
+import { AppError, fieldProblem, validationFailed, type FieldProblem } from '../errors.js';
 import { requireGroupRef } from '../groups/group-id-rules.js';
 import type { Principal } from '../identity/principal.js';
 import { installationStatuses, type Thing } from './thing-types.js';
@@ -30,20 +30,20 @@ export async function listThings(deps: Pick<DomainDeps, 'store'>, principal: Pri
   const problems: FieldProblem[] = [];
   const limit = input.limit ?? thingPageLimit.default;
   if (!Number.isInteger(limit) || limit < thingPageLimit.min || limit > thingPageLimit.max) {
-    problems.push({ field: 'limit', message: `limit must be an integer from ${thingPageLimit.min} to ${thingPageLimit.max}` });
+    problems.push(fieldProblem('limit', `must be an integer from ${thingPageLimit.min} to ${thingPageLimit.max}`));
   }
   if (input.installationStatus !== undefined && !(installationStatuses as readonly string[]).includes(input.installationStatus)) {
-    problems.push({ field: 'installation_status', message: `installation_status must be one of ${installationStatuses.join(', ')}` });
+    problems.push(fieldProblem('installationStatus', `must be one of ${installationStatuses.join(', ')}`));
   }
   let groupId: string | null | undefined;
   try {
-    groupId = input.groupId === undefined ? undefined : requireGroupRef('group_id', input.groupId);
+    groupId = input.groupId === undefined ? undefined : requireGroupRef('groupId', input.groupId);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     problems.push(...error.errors);
   }
   const afterTuid = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-  if (afterTuid === null) problems.push({ field: 'cursor', message: 'cursor is not one this service returned' });
+  if (afterTuid === null) problems.push(fieldProblem('cursor', 'is not one this service returned'));
   if (problems.length > 0) throw validationFailed(problems);
   // One more than asked tells whether another page exists without a count query.
   const rows = await deps.store.things.list(principal.organizationId, {

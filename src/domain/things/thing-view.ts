@@ -1,4 +1,4 @@
-import { unassignedGroupId } from '../messages/message-types.js';
+import { shownGroupId } from '../groups/unassigned-group.js';
 import type { Thing } from './thing-types.js';
 
 /**
@@ -16,6 +16,6 @@ export function viewThing(thing: Thing) {
     gatewayTuid: summary.gatewayTuid,
     version: summary.version ?? 'unknown',
     installationStatus: thing.installationStatus,
-    groupId: thing.groupId ?? unassignedGroupId,
+    groupId: shownGroupId(thing.groupId),
   };
 }

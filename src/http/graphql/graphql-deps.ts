@@ -1,8 +1,8 @@
 import type { Config } from '../../config/config.js';
+import type { CommandDownlink } from '../../domain/commands/command-downlink.js';
 import type { DomainDeps } from '../../domain/domain-deps.js';
 import type { UserPrincipal } from '../../domain/identity/principal.js';
 import type { UserSessions } from '../../domain/identity/user-sessions.js';
-import type { MqttTransport } from '../../mqtt/mqtt-transport.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { EventQueueBound } from './event-iterator.js';
 import type { RawJsonSplicer } from './raw-json.js';
@@ -11,7 +11,8 @@ import type { RawJsonSplicer } from './raw-json.js';
 export interface GraphqlDeps extends DomainDeps {
   config: Config;
   sessions: UserSessions;
-  mqtt: MqttTransport;
+  /** Where sent commands go out (the MQTT downlink). */
+  downlink: CommandDownlink;
   /** Requests per minute per verified caller (API client or user) and per client address. */
   limits: { perCaller: RateLimiter; perAddress: RateLimiter };
 }

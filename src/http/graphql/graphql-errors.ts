@@ -1,5 +1,5 @@
 import { GraphQLError, type ASTNode, type GraphQLFormattedError } from 'graphql';
-import { AppError, type ErrorCode } from '../../domain/errors.js';
+import { AppError, withFieldNames, type ErrorCode } from '../../domain/errors.js';
 import { toAppError } from '../problem.js';
 
 /** The error catalog mapped once to GraphQL `extensions.code` (SPEC section 4). */
@@ -50,6 +50,25 @@ export function appErrorAsGraphql(error: AppError): { message: string; extension
   if (error.meta.retryAfterS) extensions.retryAfter = error.meta.retryAfterS;
   if (error.code === 'SERVICE_UNAVAILABLE') extensions.retryable = true;
   return { message: error.message, extensions };
+}
+
+/**
+ * The domain's field names to a root field's argument names, where they differ (`things(first, after)` pages with
+ * the domain's `limit` and `cursor`). Every other argument has the domain's name.
+ */
+const argumentNames = {
+  things: { limit: 'first', cursor: 'after' },
+} as const satisfies Record<string, Readonly<Record<string, string>>>;
+
+/** A resolver whose VALIDATION_FAILED names the fields as the arguments of `field` do. */
+export function namingArguments<A extends unknown[], R>(field: keyof typeof argumentNames, resolve: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await resolve(...args);
+    } catch (error) {
+      throw withFieldNames(error, argumentNames[field]);
+    }
+  };
 }
 
 /** A GraphQL error with a code, for rules raised outside resolvers (validation rules, transport). */

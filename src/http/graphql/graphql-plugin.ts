@@ -4,7 +4,7 @@ import { parseRequestParams, type Request as GraphqlHttpRequest } from 'graphql-
 import { createHandler as createHttpHandler } from 'graphql-http/lib/use/fastify';
 import { AppError } from '../../domain/errors.js';
 import type { UserPrincipal } from '../../domain/identity/principal.js';
-import { bearerToken } from '../rest/authenticate.js';
+import { bearerToken } from '../bearer-token.js';
 import { httpStatusOf, toAppError } from '../problem.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
 import { appErrorAsGraphql, formatGraphqlError } from './graphql-errors.js';

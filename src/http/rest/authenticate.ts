@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { unauthenticated } from '../../domain/errors.js';
 import type { ClientPrincipal } from '../../domain/identity/principal.js';
+import { bearerToken } from '../bearer-token.js';
 import type { RestDeps } from './rest-deps.js';
 
 declare module 'fastify' {
@@ -8,14 +9,6 @@ declare module 'fastify' {
     /** The REST client behind the bearer token; set by `authenticateClient` before any handler runs. */
     client: ClientPrincipal;
   }
-}
-
-/** The token of an `Authorization: Bearer <token>` header, or undefined. */
-export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return undefined;
-  const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header);
-  return match?.[1];
 }
 
 /**

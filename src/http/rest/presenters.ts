@@ -1,5 +1,12 @@
+import { toUnixSeconds } from '../../domain/clock.js';
+import type { Group, GroupListing } from '../../domain/groups/group-types.js';
+import { shownGroupId } from '../../domain/groups/unassigned-group.js';
+import type { InstallationChange } from '../../domain/installations/installation-service.js';
+import type { InstallationEntry } from '../../domain/installations/installation-types.js';
 import type { Thing } from '../../domain/things/thing-types.js';
 import { viewThing } from '../../domain/things/thing-view.js';
+
+/** Each resource as REST shows it (SPEC section 3), one presenter per shape: snake_case keys, Unix seconds. */
 
 /** The thing summary of SPEC section 3: the seed's five fields, plus tuid, installation status and group. */
 export function presentThingSummary(thing: Thing) {
@@ -14,6 +21,42 @@ export function presentThingSummary(thing: Thing) {
     installation_status: view.installationStatus,
     group_id: view.groupId,
   };
+}
+
+/** A thing's group: `unassigned` for none. */
+export function presentThingGroup(thing: Thing) {
+  return { tuid: thing.tuid, group_id: shownGroupId(thing.groupId) };
+}
+
+/** A group just created. */
+export function presentCreatedGroup(group: Group) {
+  return { group_id: group.groupId, group_description: group.description, created_at: toUnixSeconds(group.createdAt) };
+}
+
+/** A group as listed, with its number of things; `created_at` null for the pseudo-group `unassigned`. */
+export function presentListedGroup(group: GroupListing) {
+  return {
+    group_id: shownGroupId(group.groupId),
+    group_description: group.description,
+    thing_count: group.thingCount,
+    created_at: group.createdAt === null ? null : toUnixSeconds(group.createdAt),
+  };
+}
+
+/** The answer to a status change: the thing's status and group now, and the entry that set the status. */
+export function presentInstallationChange({ thing, entry }: InstallationChange) {
+  return {
+    tuid: thing.tuid,
+    installation_status: thing.installationStatus,
+    group_id: shownGroupId(thing.groupId),
+    timestamp: toUnixSeconds(entry.timestamp),
+    responsible: entry.responsible,
+  };
+}
+
+/** One entry of a thing's installation history. */
+export function presentInstallationEntry(entry: InstallationEntry) {
+  return { installation_status: entry.status, timestamp: toUnixSeconds(entry.timestamp), responsible: entry.responsible };
 }
 
 /** `{"data":[...]}` from JSON texts already serialized (stored messages), without parsing them again. */

@@ -1,14 +1,15 @@
 import type { Config } from '../../config/config.js';
+import type { CommandDownlink } from '../../domain/commands/command-downlink.js';
 import type { DomainDeps } from '../../domain/domain-deps.js';
 import type { ClientTokens } from '../../domain/identity/client-tokens.js';
-import type { MqttTransport } from '../../mqtt/mqtt-transport.js';
 import type { RateLimiter } from '../rate-limiter.js';
 
 /** Everything the REST routes use, handed over by the composition root. */
 export interface RestDeps extends DomainDeps {
   config: Config;
   clientTokens: ClientTokens;
-  mqtt: MqttTransport;
+  /** Where sent commands go out (the MQTT downlink). */
+  downlink: CommandDownlink;
   /** Requests per minute per verified caller (API client or user) and per client address. */
   limits: { perCaller: RateLimiter; perAddress: RateLimiter };
 }

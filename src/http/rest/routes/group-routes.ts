@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { toUnixSeconds } from '../../../domain/clock.js';
 import type { FastifyInstance } from 'fastify';
 import { assignThingToGroup, getThingGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
 import { createGroup, deleteGroup, groupListLimit, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
-import type { GroupListing } from '../../../domain/groups/group-types.js';
-import { unassignedGroupId } from '../../../domain/messages/message-types.js';
-import { presentThingSummary } from '../presenters.js';
+import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
+import { presentCreatedGroup, presentListedGroup, presentThingGroup, presentThingSummary } from '../presenters.js';
 import type { RestDeps } from '../rest-deps.js';
 import { ThingSummary, TuidParams, dataOf, errors } from '../schemas.js';
 
@@ -34,17 +32,21 @@ const ListedGroup = Type.Object({
 });
 const ThingGroup = Type.Object({ tuid: Type.String(), group_id: Type.String() });
 
+// The domain's `groupId` as these routes name it: `groupid` in paths, `group_id` in bodies.
+const pathGroupId = { groupId: 'groupid' } as const;
+const bodyGroupId = { groupId: 'group_id' } as const;
+
 /** Endpoints 9 to 13: deployment groups, and a thing's group. */
 export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void {
   const tags = ['groups'];
 
   app.post(
     '/groups',
-    { schema: { tags, summary: 'Create a deployment group', body: CreateBody, response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) } } },
+    { config: { fieldNames: { groupId: 'group_id', description: 'group_description' } }, schema: { tags, summary: 'Create a deployment group', body: CreateBody, response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) } } },
     async (request) => {
       const body = request.body as { group_id: string; group_description?: string | null };
       const group = await createGroup(deps, request.client, { groupId: body.group_id, description: body.group_description });
-      return { data: { group_id: group.groupId, group_description: group.description, created_at: toUnixSeconds(group.createdAt) } };
+      return { data: presentCreatedGroup(group) };
     },
   );
 
@@ -60,6 +62,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
   app.post(
     '/groups/:groupid/rename',
     {
+      config: { fieldNames: { groupId: 'groupid', newGroupId: 'group_id' } },
       schema: { tags, summary: 'Rename a group; its things follow', params: GroupParams, body: GroupIdBody, response: { 200: dataOf(Type.Object({ group_id: Type.String() })), ...errors(400, 401, 404, 409, 429) } },
     },
     async (request) => {
@@ -73,6 +76,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
   app.delete(
     '/groups/:groupid',
     {
+      config: { fieldNames: pathGroupId },
       schema: {
         tags,
         summary: 'Delete a group; its things become unassigned',
@@ -90,6 +94,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
   app.get(
     '/groups/:groupid/things',
     {
+      config: { fieldNames: pathGroupId },
       schema: {
         tags,
         summary: 'List the things of a group (`unassigned`: the things in no group)',
@@ -100,13 +105,14 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     async (request) => {
       const { groupid } = request.params as { groupid: string };
       const { groupId, things } = await listGroupThings(deps, request.client, { groupId: groupid });
-      return { data: { group_id: groupId ?? unassignedGroupId, tuids: things.map((t) => t.tuid), things: things.map(presentThingSummary) } };
+      return { data: { group_id: shownGroupId(groupId), tuids: things.map((t) => t.tuid), things: things.map(presentThingSummary) } };
     },
   );
 
   app.post(
     '/things/:tuid/group',
     {
+      config: { fieldNames: bodyGroupId },
       schema: {
         tags,
         summary: 'Assign a thing to a group (`unassigned`: to none); claims a thing nobody owns',
@@ -119,7 +125,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
       const { tuid } = request.params as { tuid: string };
       const { group_id } = request.body as { group_id: string };
       const thing = await assignThingToGroup(deps, request.client, { tuid, groupId: group_id });
-      return { data: { tuid: thing.tuid, group_id: thing.groupId ?? unassignedGroupId, installation_status: thing.installationStatus } };
+      return { data: { ...presentThingGroup(thing), installation_status: thing.installationStatus } };
     },
   );
 
@@ -129,16 +135,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     async (request) => {
       const { tuid } = request.params as { tuid: string };
       const thing = await getThingGroup(deps, request.client, { tuid });
-      return { data: { tuid: thing.tuid, group_id: thing.groupId ?? unassignedGroupId } };
+      return { data: presentThingGroup(thing) };
     },
   );
-}
-
-function presentListedGroup(group: GroupListing) {
-  return {
-    group_id: group.groupId ?? unassignedGroupId,
-    group_description: group.description,
-    thing_count: group.thingCount,
-    created_at: group.createdAt === null ? null : toUnixSeconds(group.createdAt),
-  };
 }

@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { toUnixSeconds } from '../../../domain/clock.js';
 import type { FastifyInstance } from 'fastify';
 import { installationHistoryLimit, listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
-import type { InstallationEntry } from '../../../domain/installations/installation-types.js';
-import { unassignedGroupId } from '../../../domain/messages/message-types.js';
 import { installationStatuses } from '../../../domain/things/thing-types.js';
+import { presentInstallationChange, presentInstallationEntry } from '../presenters.js';
 import type { RestDeps } from '../rest-deps.js';
 import { TuidParams, dataOf, errors } from '../schemas.js';
 
@@ -37,6 +35,7 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
   app.post(
     '/things/:tuid/installations',
     {
+      config: { fieldNames: { status: 'installation_status' } },
       schema: {
         tags: ['installations'],
         summary: 'Set the installation status of a thing (claims a thing nobody owns)',
@@ -48,16 +47,7 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
     async (request) => {
       const { tuid } = request.params as { tuid: string };
       const body = request.body as { installation_status: string };
-      const { thing, entry } = await setInstallationStatus(deps, request.client, { tuid, status: body.installation_status });
-      return {
-        data: {
-          tuid: thing.tuid,
-          installation_status: thing.installationStatus,
-          group_id: thing.groupId ?? unassignedGroupId,
-          timestamp: toUnixSeconds(entry.timestamp),
-          responsible: entry.responsible,
-        },
-      };
+      return { data: presentInstallationChange(await setInstallationStatus(deps, request.client, { tuid, status: body.installation_status })) };
     },
   );
 
@@ -78,8 +68,4 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
       return { data: (await listInstallationHistory(deps, request.client, { tuid, limit })).map(presentInstallationEntry) };
     },
   );
-}
-
-function presentInstallationEntry(entry: InstallationEntry) {
-  return { installation_status: entry.status, timestamp: toUnixSeconds(entry.timestamp), responsible: entry.responsible };
 }

@@ -20,6 +20,7 @@ export function registerThingRoutes(app: FastifyInstance, deps: RestDeps): void 
   app.get(
     '/things',
     {
+      config: { fieldNames: { groupId: 'group_id', installationStatus: 'installation_status' } },
       schema: {
         tags: ['things'],
         summary: "List the organization's things by TUID, a page at a time",
