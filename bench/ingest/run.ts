@@ -108,7 +108,7 @@ async function runExternalScenario(entry: PlatformEntry, target: ExternalTarget,
     // Then what an operator sizes for: a steady offered rate below that, which must not build a backlog.
     const offeredPerS = Math.round(sustainedShare * (measurement.committedPerS ?? 0));
     log(`platform (PostgreSQL + external broker), ${describeSize(batchSize)}: sustained ${offeredPerS.toLocaleString('en-US')} msgs/s offered, window ${timing.windowS} s`);
-    const sustained = offeredPerS > 0 ? await measureFleet({ ...fleet, rate: offeredPerS }, measured, { ...timing, warmupS: 0 }) : undefined;
+    const sustained = offeredPerS > 0 ? await measureFleet({ ...fleet, rate: offeredPerS, reportsAfterTs: measurement.lastReportTs }, measured, { ...timing, warmupS: 0 }) : undefined;
     return {
       sustained: sustained && { offeredPerS, share: sustainedShare, measurement: sustained },
       name: `PostgreSQL + external broker, ${describeSize(batchSize)}`,
