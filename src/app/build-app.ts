@@ -106,12 +106,15 @@ export async function startApp(options: AppOptions): Promise<App> {
       organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
       events,
       metrics,
-      maxBatch: config.ingestBatchSize,
+      // SQLite writes faster per row in larger transactions (each row touches a different index page); PostgreSQL
+      // keeps two smaller ones in flight (below), so that one commits while the next is written (docs/mqtt.md).
+      maxBatch: config.ingestBatchSize ?? (database.dialect === 'sqlite' ? 2000 : 1000),
       limits: { maxMessages: config.uplinkMaxMessages, maxMessageBytes: config.messageMaxBytes },
       // SQLite has one writer (a thread): a second batch waits in its queue, so it never idles while the event loop
-      // gets to the answer of the first. On PostgreSQL concurrent batches mostly wait for each other's row locks on
-      // the things they both summarize, so one large transaction at a time measured best (docs/mqtt.md).
-      maxConcurrent: config.ingestConcurrency ?? (database.dialect === 'sqlite' ? 2 : 1),
+      // gets to the answer of the first. On PostgreSQL two transactions overlap: they serialize only on the rows of
+      // things both summarize (taken in TUID order, so they never deadlock), and one's message insert and commit
+      // run while the other waits (docs/mqtt.md).
+      maxConcurrent: config.ingestConcurrency ?? 2,
     });
     stoppers.push(() => ingest.drain());
     const mqtt = await startMqtt({ store, clock, config, logger, ingest, events });

@@ -79,10 +79,10 @@ export interface Config {
   rateLimitPerAddress: number;
   /** PostgreSQL: the longest one store statement may take before the request fails with 503 (milliseconds). */
   storeTimeoutMs: number;
-  /** Ingest transactions in flight at once; undefined: 2 on SQLite, 1 on PostgreSQL. */
+  /** Ingest transactions in flight at once; undefined: 2 (SQLite: one writing, the next waiting in its thread). */
   ingestConcurrency: number | undefined;
-  /** Most uplink records one store transaction writes (batches grow with load up to this). */
-  ingestBatchSize: number;
+  /** Most uplink records one store transaction writes (batches grow with load up to this); undefined: 2000 on SQLite, 1000 on PostgreSQL. */
+  ingestBatchSize: number | undefined;
   /** Messages taken from one uplink payload; the excess is dead-lettered. */
   uplinkMaxMessages: number;
   /** Largest message stored (JSON bytes); a larger one is dead-lettered. */
@@ -135,7 +135,7 @@ const settings = {
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
   storeTimeoutMs: { variable: 'STORE_TIMEOUT_MS', fallback: '10000', read: (name: string, raw: string) => parseInteger(name, raw, 100, 600_000) },
   ingestConcurrency: { variable: 'INGEST_CONCURRENCY', fallback: undefined, read: (name: string, raw: string) => parseInteger(name, raw, 1, 16) },
-  ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '2000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: undefined, read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   uplinkMaxMessages: { variable: 'UPLINK_MAX_MESSAGES', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   messageMaxBytes: { variable: 'MESSAGE_MAX_BYTES', fallback: '65536', read: (name: string, raw: string) => parseInteger(name, raw, 256, 16_777_216) },
   mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
