@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Migrator, sql } from 'kysely';
+import pg from 'pg';
 import { openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations/index.js';
@@ -72,6 +73,34 @@ for (const target of storeTargets) {
         assert.equal(bodies.rows[1]!.body, '{"tsmId":1,"tsmTs":2,"tsmTuid":"M-1","nested":{"a":[1,{}]},"deploymentGroupId":"north"}', 'spliced, not re-serialized');
       } finally {
         await database.close();
+      }
+    });
+
+    test('migrations succeed while other clients create and drop schemas in the same database (PostgreSQL)', { skip: target.name === 'postgres' ? undefined : 'only PostgreSQL shares a database among schemas' }, async () => {
+      const churnUrl = await target.createUrl();
+      const churn = new pg.Client({ connectionString: churnUrl });
+      await churn.connect();
+      let churning = true;
+      const churned = (async () => {
+        for (let i = 0; churning; i++) {
+          const schema = `churn_${process.pid}_${i}`;
+          await churn.query(`create schema ${schema}; create table ${schema}.t (id serial primary key, v text); create table ${schema}.u (id bigserial primary key)`);
+          await churn.query(`drop schema ${schema} cascade`);
+        }
+      })();
+      try {
+        for (let round = 0; round < 6; round++) {
+          const database = await openDatabase(await target.createUrl());
+          try {
+            assert.deepEqual((await migrateToLatest(database)).applied, Object.keys(migrations));
+          } finally {
+            await database.close();
+          }
+        }
+      } finally {
+        churning = false;
+        await churned;
+        await churn.end();
       }
     });
 
