@@ -137,7 +137,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       { name: 'mqtt', check: () => mqtt.ping() },
     ];
     const clientTokens = new ClientTokens({ store, clock, signingKeys, events });
-    const http = buildHttpServer({ logger, metrics });
+    const http = buildHttpServer({ logger, metrics, trustProxy: config.trustProxy });
     registerHealthRoutes(http, { checks, metrics });
     registerJwksRoutes(http, { signingKeys });
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });

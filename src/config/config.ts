@@ -10,6 +10,7 @@ import {
   parsePort,
   parseTimeZone,
   parseTopicTemplate,
+  parseTrustedProxies,
 } from './parsers.js';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -87,6 +88,8 @@ export interface Config {
   uplinkMaxMessages: number;
   /** Largest message stored (JSON bytes); a larger one is dead-lettered. */
   messageMaxBytes: number;
+  /** Reverse proxies whose X-Forwarded-For gives the client address (limits, logs); empty: none. */
+  trustProxy: string[];
   /** External broker: the platform's MQTT client id prefix (stable, so its persistent sessions survive restarts). */
   mqttClientId: string;
   /** External broker: consumer sessions of the whole deployment, shared by its instances through leases. */
@@ -142,6 +145,7 @@ const settings = {
   mqttConsumerSlots: { variable: 'MQTT_CONSUMER_SLOTS', fallback: '4', read: (name: string, raw: string) => parseInteger(name, raw, 1, 256) },
   mqttConsumerReceiveMaximum: { variable: 'MQTT_CONSUMER_RECEIVE_MAXIMUM', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },
+  trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },
 } as const;
 
 const bootstrapVariables = {

@@ -18,7 +18,7 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
  * shape of SPEC section 3 for every error (unknown routes included) and request metrics. Routes are plugins
  * registered by the caller; this function does not listen.
  */
-export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): FastifyInstance {
+export function buildHttpServer(deps: { logger: Logger; metrics: Metrics; trustProxy?: readonly string[] }): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: bodyLimitBytes,
@@ -31,6 +31,8 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
     // Our onResponse hook logs requests at debug level with route and timing; fastify's own lines would double it.
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
+    // request.ip (the per-address limit, logs) is the client the listed proxies forwarded for; without any, the peer.
+    trustProxy: deps.trustProxy && deps.trustProxy.length > 0 ? [...deps.trustProxy] : false,
     return503OnClosing: true,
     // A URL the router cannot decode (bad percent-encoding, a path parameter over maxParamLength) is answered by
     // fastify before any hook or error handler runs; route it through the one error shape too.
