@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
@@ -20,6 +22,7 @@ import { startDataFeed } from '../integration/data-feed.js';
 import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
+import { InstanceRegistry } from '../domain/deployment/instance-registry.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { openDatabase, type Database } from '../store/database.js';
@@ -28,7 +31,7 @@ import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { bootstrapIfEmpty, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from '../observability/logger.js';
-import { createMetrics, observedGauge, type Metrics } from '../observability/metrics.js';
+import { createMetrics, infoGauge, observedGauge, type Metrics } from '../observability/metrics.js';
 import { startMqtt } from './start-mqtt.js';
 
 export interface AppOptions {
@@ -57,6 +60,8 @@ export interface App {
   readonly http: FastifyInstance;
   /** The bound HTTP port (differs from config.port when that is 0). */
   readonly httpPort: number;
+  /** This process's name in the deployment (leases, instance register, broker client id). */
+  readonly instanceId: string;
   readonly bootstrap: BootstrapReport | undefined;
   /** Stops accepting HTTP and MQTT, lets in-flight work finish, then closes the store. Safe to call twice. */
   stop(): Promise<void>;
@@ -99,7 +104,10 @@ export async function startApp(options: AppOptions): Promise<App> {
     // Stopped after the ingest queue drained and before the store closes (SQLite: ends the writer thread).
     stoppers.push(() => commit.close());
     // Stopped after the ingest queue has drained (its last batches may close alerts), before the store closes.
-    const alertEngine = new AlertEngine({ store, clock, events, logger, config });
+    // One name for this process wherever the deployment sees it: its leases (alert engine, consumer slots), its
+    // broker client id, its row in the instance register.
+    const instanceId = `${config.mqttClientId}-${randomBytes(4).toString('hex')}`;
+    const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
     const ingest = new IngestService({
       commit,
@@ -117,7 +125,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       maxConcurrent: config.ingestConcurrency ?? 2,
     });
     stoppers.push(() => ingest.drain());
-    const mqtt = await startMqtt({ store, clock, config, logger, ingest, events });
+    const mqtt = await startMqtt({ store, clock, config, logger, ingest, events, instanceId });
     stoppers.push(() => mqtt.stop());
     const consumerStats = mqtt.consumerStats?.bind(mqtt);
     if (consumerStats) {
@@ -156,8 +164,15 @@ export async function startApp(options: AppOptions): Promise<App> {
     stoppers.push(() => graphql.close());
     const address = http.server.address();
     const httpPort = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, bootstrap, stop };
+    const registry = new InstanceRegistry({ store, clock, logger }, { id: instanceId, version: packageVersion, host: hostname(), startedAt: clock.now() }, () => {
+      const stats = consumerStats?.();
+      return { mqtt: mqtt.mode, ...(stats && { consumer: { slots: stats.slots, inFlight: stats.inFlight, lagMs: stats.lagMs } }) };
+    });
+    await registry.start();
+    stoppers.push(() => registry.stop());
+    infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status) and its version.', { instance: instanceId, version: packageVersion });
+    logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
+    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, instanceId, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -66,3 +66,8 @@ export function observedGauge(metrics: Metrics, name: string, help: string, labe
     },
   });
 }
+
+/** An info metric (Prometheus convention): always 1, the facts in its labels. */
+export function infoGauge(metrics: Metrics, name: string, help: string, labels: Record<string, string>): void {
+  new Gauge({ name, help, labelNames: Object.keys(labels), registers: [metrics.registry] }).set(labels, 1);
+}
