@@ -18,6 +18,7 @@ import { ClientTokens } from '../domain/identity/client-tokens.js';
 import { UserSessions } from '../domain/identity/user-sessions.js';
 import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
+import { ClusterEvents } from '../integration/cluster-events.js';
 import { startDataFeed } from '../integration/data-feed.js';
 import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
@@ -107,6 +108,12 @@ export async function startApp(options: AppOptions): Promise<App> {
     // One name for this process wherever the deployment sees it: its leases (alert engine, consumer slots), its
     // broker client id, its row in the instance register.
     const instanceId = `${config.mqttClientId}-${randomBytes(4).toString('hex')}`;
+    if (database.dialect === 'postgres') {
+      // Several instances may share this store: their live streams and caches follow each other's events.
+      const cluster = new ClusterEvents({ databaseUrl: config.databaseUrl, events, instanceId, logger });
+      await cluster.start();
+      stoppers.push(() => cluster.stop());
+    }
     const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
     const ingest = new IngestService({

@@ -39,7 +39,7 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
       isCredentialActive: (username) => isMqttCredentialActive(deps, username),
       onUplink,
     });
-    deps.events?.on('mqttCredentialRevoked', ({ username }) => broker.disconnectCredential(username));
+    deps.events?.onAnyInstance('mqttCredentialRevoked', ({ username }) => broker.disconnectCredential(username));
     try {
       await broker.start();
     } catch (error) {
