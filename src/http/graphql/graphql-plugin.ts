@@ -14,6 +14,8 @@ import { RawJsonSplicer } from './raw-json.js';
 import { LiveStreams } from './live-streams.js';
 import { allResolvers } from './resolvers/all-resolvers.js';
 import { buildRoleSchemas } from './role-schemas.js';
+import { registerExplorerAssets, sendExplorerPage, wantsExplorer } from './graphql-explorer.js';
+import { registerSchemaDocument } from './schema-document.js';
 import { serveEventStream } from './sse-stream.js';
 import { attachWebSocketServer } from './websocket-server.js';
 
@@ -31,7 +33,8 @@ declare module 'fastify' {
 /**
  * The GraphQL interface (SPEC section 4) at GRAPHQL_PATH: GraphQL over HTTP (graphql-http, POST and GET),
  * over SSE (graphql-sse, when the client accepts text/event-stream) and over WebSocket (graphql-ws). The caller's
- * token picks one of the role schemas; resolvers call the same domain functions as REST.
+ * token picks one of the role schemas; resolvers call the same domain functions as REST. A browser asking for
+ * HTML gets the explorer (graphql-explorer.ts); each role schema is also published as SDL (schema-document.ts).
  */
 export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { close(): Promise<void> } {
   const schemas = buildRoleSchemas(allResolvers());
@@ -116,6 +119,7 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
       return rawJson && !rawJson.isEmpty && typeof payload === 'string' ? rawJson.splice(payload) : payload;
     },
     handler: async (request, reply) => {
+      if (wantsExplorer(request)) return sendExplorerPage(reply, config.graphqlPath);
       const accept = request.headers.accept ?? '';
       if (!accept.includes('text/event-stream')) return httpHandler.call(app, request, reply);
       // Event streams never end by themselves: remember them, so a shutdown can end them and not wait forever.
@@ -124,6 +128,9 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
       return serveEventStream(request, reply, sse);
     },
   });
+
+  registerExplorerAssets(app, config.graphqlPath);
+  registerSchemaDocument(app, { graphqlPath: config.graphqlPath, schemas, onRequest: (request) => authenticate(request, deps) });
 
   const streams = new Set<import('node:http').ServerResponse>();
   const webSockets = attachWebSocketServer(app, { ...deps, schemas, preparer, formatError, live });
