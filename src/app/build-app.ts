@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainEventBus } from '../domain/events.js';
 import { SigningKeys } from '../domain/identity/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
+import { registerCors } from '../http/cors.js';
 import { registerHealthRoutes, type ReadinessCheck } from '../http/service/health-routes.js';
 import { registerJwksRoutes } from '../http/service/jwks-routes.js';
 import { RateLimiter } from '../http/rate-limiter.js';
@@ -135,6 +136,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     ];
     const clientTokens = new ClientTokens({ store, clock, signingKeys, events });
     const http = buildHttpServer({ logger, metrics });
+    await registerCors(http, config.corsOrigins);
     registerHealthRoutes(http, { checks, metrics });
     registerJwksRoutes(http, { signingKeys });
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });

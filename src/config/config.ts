@@ -6,6 +6,7 @@ import {
   parseInteger,
   parseMqttUrl,
   parseNumber,
+  parseOriginList,
   parsePathPrefix,
   parsePort,
   parseTimeZone,
@@ -52,6 +53,11 @@ export interface Config {
   mqttAuthFailuresPerAddress: number;
   restBasePath: string;
   graphqlPath: string;
+  /**
+   * Web origins whose pages may call REST and GraphQL (CORS); `*` any origin (no credentials are ever allowed).
+   * Empty: same-origin only, no CORS headers at all.
+   */
+  corsOrigins: string[] | '*';
   /** Live GraphQL subscriptions (WebSocket and SSE) one connection may hold, and one user across connections. */
   graphqlSubscriptionsPerConnection: number;
   graphqlSubscriptionsPerUser: number;
@@ -118,6 +124,7 @@ const settings = {
   mqttAuthFailuresPerAddress: { variable: 'MQTT_AUTH_FAILURES_PER_ADDRESS', fallback: '30', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
+  corsOrigins: { variable: 'CORS_ORIGINS', fallback: '', read: parseOriginList },
   graphqlSubscriptionsPerConnection: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION', fallback: '100', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },
   graphqlSubscriptionsPerUser: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_USER', fallback: '200', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   graphqlSubscriptionQueue: { variable: 'GRAPHQL_SUBSCRIPTION_QUEUE', fallback: '4000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
