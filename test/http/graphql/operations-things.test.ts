@@ -96,15 +96,20 @@ for (const target of storeTargets) {
     });
 
     test('things: a cursor connection, first/after with pageInfo; every edge cursor continues after its node', async () => {
-      const page = 'query P($first: Int, $after: String) { things(first: $first, after: $after) { edges { cursor node { tuid } } nodes { tuid } pageInfo { hasNextPage endCursor } } }';
+      const page =
+        'query P($first: Int, $after: String) { things(first: $first, after: $after) { edges { cursor node { tuid } } nodes { tuid } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
       const first = dataOf(await viewer.request(page, { first: 2 })).things;
+      assert.equal(first.pageInfo.hasPreviousPage, false);
+      assert.equal(first.pageInfo.startCursor, first.edges[0].cursor);
       assert.deepEqual(first.nodes.map((n: { tuid: string }) => n.tuid), ['T-1', 'T-2']);
       assert.deepEqual(first.edges.map((e: { node: { tuid: string } }) => e.node.tuid), ['T-1', 'T-2']);
       assert.equal(first.pageInfo.hasNextPage, true);
       assert.equal(first.pageInfo.endCursor, first.edges[1].cursor);
       const second = dataOf(await viewer.request(page, { first: 2, after: first.pageInfo.endCursor })).things;
       assert.deepEqual(second.nodes.map((n: { tuid: string }) => n.tuid), ['X-3']);
-      assert.deepEqual(second.pageInfo, { hasNextPage: false, endCursor: null });
+      assert.deepEqual(second.pageInfo, { hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: null });
+      const empty = dataOf(await viewer.request('{ things(q: "none-such") { pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }')).things;
+      assert.deepEqual(empty.pageInfo, { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null });
       const afterFirst = dataOf(await viewer.request(page, { after: first.edges[0].cursor })).things;
       assert.deepEqual(afterFirst.nodes.map((n: { tuid: string }) => n.tuid), ['T-2', 'X-3']);
       const all = dataOf(await viewer.request(`{ things { nodes { ${thingFields} } } }`)).things.nodes;
@@ -186,6 +191,11 @@ for (const target of storeTargets) {
       assert.deepEqual(records, [
         { tuid: 'T-1', alertType: 'gateway connection lost', alerts: [{ from: '2026-03-30T10:00:00', to: '2026-03-30T11:00:00' }] },
         { tuid: 'T-1', alertType: 'battery low', alerts: [{ from: '2026-03-30T13:00:00', to: null }] },
+      ]);
+      const typed = dataOf(await viewer.request('{ alerts(tuid: "T-1") { alertType type } }')).alerts;
+      assert.deepEqual(typed, [
+        { alertType: 'gateway connection lost', type: 'GATEWAY_CONNECTION_LOST' },
+        { alertType: 'battery low', type: 'BATTERY_LOW' },
       ]);
       const fromRest = (await rest.get('/things/T-1/alerts')).body.data;
       assert.deepEqual(records, fromRest.map((r: { tuid: string; alert_type: string; alerts: unknown[] }) => ({ tuid: r.tuid, alertType: r.alert_type, alerts: r.alerts })));
