@@ -8,7 +8,9 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainEventBus } from '../domain/events.js';
 import { SigningKeys } from '../domain/identity/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
+import { registerCors } from '../http/cors.js';
 import { registerHealthRoutes, type ReadinessCheck } from '../http/service/health-routes.js';
+import { registerMetricsRoute } from '../http/service/metrics-route.js';
 import { registerJwksRoutes } from '../http/service/jwks-routes.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { registerRest } from '../http/rest/rest-plugin.js';
@@ -32,7 +34,7 @@ import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { bootstrapIfEmpty, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from '../observability/logger.js';
-import { createMetrics, infoGauge, observedGauge, type Metrics } from '../observability/metrics.js';
+import { createMetrics, infoGauge, observeRuntime, observedGauge, type Metrics } from '../observability/metrics.js';
 import { startMqtt } from './start-mqtt.js';
 
 export interface AppOptions {
@@ -63,6 +65,8 @@ export interface App {
   readonly httpPort: number;
   /** This process's name in the deployment (leases, instance register, broker client id). */
   readonly instanceId: string;
+  /** The metrics listener's bound port (METRICS_PORT, which may be 0); undefined when /metrics is on the API port. */
+  readonly metricsPort: number | undefined;
   readonly bootstrap: BootstrapReport | undefined;
   /** Stops accepting HTTP and MQTT, lets in-flight work finish, then closes the store. Safe to call twice. */
   stop(): Promise<void>;
@@ -78,7 +82,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ version: packageVersion });
   const events = new DomainEventBus((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
 
   // Migrations may take longer than a request may wait: on PostgreSQL they run on connections without the timeout.
@@ -153,7 +157,10 @@ export async function startApp(options: AppOptions): Promise<App> {
     ];
     const clientTokens = new ClientTokens({ store, clock, signingKeys, events });
     const http = buildHttpServer({ logger, metrics, trustProxy: config.trustProxy });
-    registerHealthRoutes(http, { checks, metrics });
+    await registerCors(http, config.corsOrigins);
+    registerHealthRoutes(http, { checks });
+    // With METRICS_PORT, /metrics has a listener of its own (below) and is not on the API port.
+    if (config.metricsPort === undefined) registerMetricsRoute(http, { metrics, token: config.metricsToken });
     registerJwksRoutes(http, { signingKeys });
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
     const limits = { perCaller: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) };
@@ -164,22 +171,39 @@ export async function startApp(options: AppOptions): Promise<App> {
     const downlink = mqttCommandDownlink(mqtt);
     registerRest(http, { store, clock, events, config, clientTokens, downlink, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { store, clock, events, config, sessions, downlink, limits });
-    await listen(http, config);
+    const graphql = registerGraphql(http, { store, clock, events, config, sessions, downlink, limits, metrics });
+    observeRuntime(metrics, {
+      liveSubscriptions: () => graphql.liveSubscriptions(),
+      openAlerts: () => alertEngine.activeAlertCounts(),
+      mqttConnections: () => mqtt.connectionsByKind?.() ?? {},
+    });
+    await listen(http, config.port, config.host, { port: 'PORT', host: 'HOST' });
     stoppers.push(() => http.close());
+    let metricsPort: number | undefined;
+    if (config.metricsPort !== undefined) {
+      const metricsHttp = buildHttpServer({ logger, metrics });
+      registerMetricsRoute(metricsHttp, { metrics, token: config.metricsToken });
+      await listen(metricsHttp, config.metricsPort, config.metricsHost ?? config.host, { port: 'METRICS_PORT', host: 'METRICS_HOST' });
+      stoppers.push(() => metricsHttp.close());
+      metricsPort = portOf(metricsHttp);
+    }
     // Closed first (stoppers run in reverse): upgraded WebSocket connections would keep the HTTP server open.
     stoppers.push(() => graphql.close());
-    const address = http.server.address();
-    const httpPort = typeof address === 'object' && address ? address.port : config.port;
+    const httpPort = portOf(http) ?? config.port;
     const registry = new InstanceRegistry({ store, clock, logger }, { id: instanceId, version: packageVersion, host: hostname(), startedAt: clock.now() }, () => {
       const stats = consumerStats?.();
-      return { mqtt: mqtt.mode, ...(stats && { consumer: { slots: stats.slots, inFlight: stats.inFlight, lagMs: stats.lagMs } }) };
+      return {
+        mqtt: mqtt.mode,
+        liveSubscriptions: graphql.liveSubscriptions(),
+        ...(stats && { consumer: { slots: stats.slots, inFlight: stats.inFlight, lagMs: stats.lagMs } }),
+      };
     });
     await registry.start();
     stoppers.push(() => registry.stop());
-    infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status) and its version.', { instance: instanceId, version: packageVersion });
-    logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, instanceId, bootstrap, stop };
+    // Its version and Node's are in thingdesk_build_info; `instance` is Prometheus' own label for the scrape target.
+    infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status).', { instance_id: instanceId });
+    logger.info({ httpPort, metricsPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
+    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, instanceId, metricsPort, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -198,13 +222,19 @@ async function openStore(url: string, queryTimeoutMs?: number): Promise<Database
   }
 }
 
-async function listen(http: FastifyInstance, config: Config): Promise<void> {
+/** Listens, or fails with a ConfigError naming the variable of the port or host that could not be used. */
+async function listen(http: FastifyInstance, port: number, host: string, variables: { port: string; host: string }): Promise<void> {
   try {
-    await http.listen({ port: config.port, host: config.host });
+    await http.listen({ port, host });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new ConfigError('PORT', `port ${config.port} on ${config.host} is already in use`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ConfigError('HOST', `cannot listen on ${config.host}`);
+    if (code === 'EADDRINUSE') throw new ConfigError(variables.port, `port ${port} on ${host} is already in use`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ConfigError(variables.host, `cannot listen on ${host}`);
     throw error;
   }
+}
+
+function portOf(http: FastifyInstance): number | undefined {
+  const address = http.server.address();
+  return typeof address === 'object' && address ? address.port : undefined;
 }

@@ -6,6 +6,7 @@ import {
   parseInteger,
   parseMqttUrl,
   parseNumber,
+  parseOriginList,
   parsePathPrefix,
   parsePort,
   parseTimeZone,
@@ -53,6 +54,11 @@ export interface Config {
   mqttAuthFailuresPerAddress: number;
   restBasePath: string;
   graphqlPath: string;
+  /**
+   * Web origins whose pages may call REST and GraphQL (CORS); `*` any origin (no credentials are ever allowed).
+   * Empty: same-origin only, no CORS headers at all.
+   */
+  corsOrigins: string[] | '*';
   /** Live GraphQL subscriptions (WebSocket and SSE) one connection may hold, and one user across connections. */
   graphqlSubscriptionsPerConnection: number;
   graphqlSubscriptionsPerUser: number;
@@ -75,6 +81,12 @@ export interface Config {
   /** Topic template of the data feed; placeholders {org}, {group}, {tuid}, {tsmId}. */
   integrationTopic: string;
   logLevel: LogLevel;
+  /** A listener of its own for `/metrics` (then not served on `port`); undefined: on the API port. */
+  metricsPort: number | undefined;
+  /** Listen address of the metrics listener; undefined: `host`. */
+  metricsHost: string | undefined;
+  /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
   /** Requests per minute allowed per token and per client address. */
   rateLimitPerToken: number;
   rateLimitPerAddress: number;
@@ -121,6 +133,7 @@ const settings = {
   mqttAuthFailuresPerAddress: { variable: 'MQTT_AUTH_FAILURES_PER_ADDRESS', fallback: '30', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
+  corsOrigins: { variable: 'CORS_ORIGINS', fallback: '', read: parseOriginList },
   graphqlSubscriptionsPerConnection: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION', fallback: '100', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },
   graphqlSubscriptionsPerUser: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_USER', fallback: '200', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   graphqlSubscriptionQueue: { variable: 'GRAPHQL_SUBSCRIPTION_QUEUE', fallback: '4000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
@@ -134,6 +147,9 @@ const settings = {
   batteryOkPercent: { variable: 'BATTERY_OK_PERCENT', fallback: '20', read: percent },
   integrationTopic: { variable: 'INTEGRATION_TOPIC', fallback: 'thingdesk/{org}/data/{group}/{tuid}/{tsmId}', read: parseTopicTemplate },
   logLevel: { variable: 'LOG_LEVEL', fallback: 'info', read: (name: string, raw: string) => parseChoice(name, raw, logLevels) },
+  metricsPort: { variable: 'METRICS_PORT', fallback: undefined, read: parsePort },
+  metricsHost: { variable: 'METRICS_HOST', fallback: undefined, read: parseHost },
+  metricsToken: { variable: 'METRICS_TOKEN', fallback: undefined, read: parseSecretToken },
   rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
   storeTimeoutMs: { variable: 'STORE_TIMEOUT_MS', fallback: '10000', read: (name: string, raw: string) => parseInteger(name, raw, 100, 600_000) },
@@ -193,6 +209,13 @@ function nonEmpty(value: string | undefined): string | undefined {
 function parseHost(name: string, raw: string): string {
   const value = raw.trim();
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(value)) throw new ConfigError(name, `"${raw}" is not a host name or address`);
+  return value;
+}
+
+/** A shared secret sent as a bearer token: long enough not to be guessed, and no character a header cannot carry. */
+function parseSecretToken(name: string, raw: string): string {
+  const value = raw.trim();
+  if (!/^[\x21-\x7e]{16,512}$/.test(value)) throw new ConfigError(name, 'must be 16 to 512 visible ASCII characters without spaces');
   return value;
 }
 

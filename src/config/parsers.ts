@@ -40,6 +40,32 @@ export function parsePathPrefix(name: string, raw: string): string {
   return value;
 }
 
+/**
+ * A comma-separated list of web origins (`scheme://host[:port]`, no path), or `*` alone for any origin. Empty means
+ * none (same-origin only). Each origin is kept as the browser sends it in `Origin` (lower-case, default port
+ * dropped), so a listed origin matches exactly.
+ */
+export function parseOriginList(name: string, raw: string): string[] | '*' {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.includes('*')) {
+    if (entries.length > 1) throw new ConfigError(name, '"*" allows every origin and cannot be combined with a list');
+    return '*';
+  }
+  return entries.map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      // Reported below with the rule.
+    }
+    const originOnly = url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (!url || !originOnly || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
+      throw new ConfigError(name, `"${entry}" is not an origin such as https://dashboard.example.com or http://localhost:3000 (scheme, host and port only)`);
+    }
+    return url.origin;
+  });
+}
+
 export function parseTimeZone(name: string, raw: string): string {
   const value = raw.trim();
   try {

@@ -30,4 +30,6 @@ export interface MqttTransport {
   readonly port: number | undefined;
   /** External broker: the consumer side's figures (slots held, uplinks in flight, the oldest one's wait). */
   consumerStats?(): { slotsHeld: number; slots: number[]; inFlight: number; lagMs: number };
+  /** Embedded broker: connected clients by credential kind (metrics). */
+  connectionsByKind?(): Record<string, number>;
 }

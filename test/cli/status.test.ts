@@ -43,7 +43,7 @@ for (const target of storeTargets) {
         assert.equal(listed.instances.filter((instance) => instance.leases.includes('alert-engine')).length, 1, JSON.stringify(listed));
 
         const metrics = await (await fetch(apps[0]!.url('/metrics'))).text();
-        assert.match(metrics, new RegExp(`thingdesk_instance_info\\{instance="${apps[0]!.app.instanceId}",version="${packageVersion.replace(/\./g, '\\.')}"\\} 1`));
+        assert.ok(metrics.includes(`thingdesk_instance_info{instance_id="${apps[0]!.app.instanceId}"} 1`), 'the instance id on /metrics');
 
         // A process that died without deregistering: its last heartbeat a minute ago.
         await apps[0]!.app.store.instances.heartbeat({ id: 'crashed-1', version: '0.0.1', host: 'gone', startedAt: Date.now() - 120_000, heartbeatAt: Date.now() - 60_000, details: { mqtt: 'external' } });

@@ -71,6 +71,13 @@ export class LiveStreams {
     return this.entries.size;
   }
 
+  /** Live subscriptions held on all of this instance's connections. */
+  get subscriptionCount(): number {
+    let count = 0;
+    for (const entry of this.entries) count += entry.subscriptions;
+    return count;
+  }
+
   /** Registers a connection; `end` is how its transport closes it. */
   open(principal: UserPrincipal, end: (why: StreamEnd) => void): LiveConnection {
     const entry: Entry = {
