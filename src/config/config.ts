@@ -159,7 +159,7 @@ const settings = {
   messageMaxBytes: { variable: 'MESSAGE_MAX_BYTES', fallback: '65536', read: (name: string, raw: string) => parseInteger(name, raw, 256, 16_777_216) },
   mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
   mqttConsumerSlots: { variable: 'MQTT_CONSUMER_SLOTS', fallback: '4', read: (name: string, raw: string) => parseInteger(name, raw, 1, 256) },
-  mqttConsumerReceiveMaximum: { variable: 'MQTT_CONSUMER_RECEIVE_MAXIMUM', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
+  mqttConsumerReceiveMaximum: { variable: 'MQTT_CONSUMER_RECEIVE_MAXIMUM', fallback: '500', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },
   trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },
 } as const;
