@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { limitAndAuthenticate } from './authenticate.js';
 import type { RestDeps } from './rest-deps.js';
@@ -25,7 +26,8 @@ declare module 'fastify' {
 export function registerRest(app: FastifyInstance, deps: RestDeps): void {
   app.addSchema(ErrorBody);
   app.register(
-    async (rest) => {
+    async (scope) => {
+      const rest = scope.withTypeProvider<TypeBoxTypeProvider>();
       rest.decorateRequest('client', null as never);
       rest.addHook('onRequest', async (request) => limitAndAuthenticate(request, deps, request.routeOptions.config.public !== true));
       registerAuthRoutes(rest, deps);

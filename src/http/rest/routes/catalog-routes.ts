@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { eventDefinitions, getMessageDefinition, messageDefinitions } from '../../../catalog/index.js';
 import { notFound } from '../../../domain/errors.js';
+import type { RestApp } from '../rest-deps.js';
 import { errors } from '../schemas.js';
 
 /** `GET /catalog` and `GET /catalog/{tsmId}`: the message catalog of seed 002, served from its one definition. */
-export function registerCatalogRoutes(app: FastifyInstance): void {
+export function registerCatalogRoutes(app: RestApp): void {
   const catalogJson = JSON.stringify({ data: { messages: messageDefinitions, events: eventDefinitions } });
   app.get(
     '/catalog',
@@ -23,7 +23,7 @@ export function registerCatalogRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { tsmId } = request.params as { tsmId: number };
+      const { tsmId } = request.params;
       const definition = getMessageDefinition(tsmId);
       if (!definition) throw notFound(`Message id ${tsmId} is not in the catalog.`);
       return { data: definition };
