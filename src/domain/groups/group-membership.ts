@@ -1,5 +1,5 @@
 import type { DomainDeps } from '../domain-deps.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
 import type { Thing } from '../things/thing-types.js';
 import { groupNotFound } from './group-service.js';

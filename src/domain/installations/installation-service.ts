@@ -1,6 +1,6 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { conflict, fieldProblem, invalidField, validationFailed } from '../errors.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
 import { installationStatuses, type Thing } from '../things/thing-types.js';
 import { checkTransition, initialInstallationStatus, isInstallationStatus } from './installation-state-machine.js';

@@ -1,6 +1,6 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { invalidField, notFound } from '../errors.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { Thing } from './thing-types.js';
 import { isValidTuid, tuidPattern } from './tuid.js';
 

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { Config } from '../../config/config.js';
 import type { CommandDownlink } from '../../domain/commands/command-downlink.js';
 import type { DomainDeps } from '../../domain/domain-deps.js';
-import type { ClientTokens } from '../../domain/identity/client-tokens.js';
+import type { ClientTokens } from '../../domain/auth/client-tokens.js';
 import type { RateLimiter } from '../rate-limiter.js';
 
 /** Everything the REST routes use, handed over by the composition root. */
