@@ -11,6 +11,8 @@ import { registerJwksRoutes } from '../http/service/jwks-routes.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { registerRest } from '../http/rest/rest-plugin.js';
 import { registerOpenApi } from '../http/openapi.js';
+import { reservedTuidsOf, restRoutePaths } from '../http/route-table.js';
+import { refuseReservedTuidClaims } from '../domain/things/uplink-tuid-claims.js';
 import { packageVersion } from './package-version.js';
 import { ClientTokens } from '../domain/auth/client-tokens.js';
 import { UserSessions } from '../domain/auth/user-sessions.js';
@@ -47,6 +49,8 @@ export interface App {
   readonly metrics: Metrics;
   readonly store: Store;
   readonly events: DomainEventBus;
+  /** The TUIDs no new thing may take: fixed REST path segments where a TUID goes (`alerts`). */
+  readonly reservedTuids: ReadonlySet<string>;
   readonly signingKeys: SigningKeys;
   readonly clientTokens: ClientTokens;
   readonly sessions: UserSessions;
@@ -95,6 +99,9 @@ export async function startApp(options: AppOptions): Promise<App> {
     const bootstrap = await bootstrapIfEmpty({ store, clock }, config.bootstrap);
     if (bootstrap) (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap));
 
+    // No thing may take a TUID that is a fixed path segment where the API takes a TUID (`alerts`), derived from
+    // the REST routes before anything can claim a thing (uplinks start below).
+    const reservedTuids = reservedTuidsOf(await restRoutePaths(config));
     const commit = ingestBatchWriter(database);
     // Stopped after the ingest queue drained and before the store closes (SQLite: ends the writer thread).
     stoppers.push(() => commit.close());
@@ -102,7 +109,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const alertEngine = new AlertEngine({ store, clock, events, logger, config });
     stoppers.push(() => alertEngine.stop());
     const ingest = new IngestService({
-      commit,
+      commit: refuseReservedTuidClaims(commit, { store, reservedTuids }),
       organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
       events,
       metrics,
@@ -144,9 +151,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       address: limits.perAddress.size,
     }));
     const downlink = mqttCommandDownlink(mqtt);
-    registerRest(http, { store, clock, events, config, clientTokens, downlink, limits });
+    registerRest(http, { store, clock, events, reservedTuids, config, clientTokens, downlink, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { store, clock, events, config, sessions, downlink, limits });
+    const graphql = registerGraphql(http, { store, clock, events, reservedTuids, config, sessions, downlink, limits });
     await listen(http, config);
     stoppers.push(() => http.close());
     // Closed first (stoppers run in reverse): upgraded WebSocket connections would keep the HTTP server open.
@@ -154,7 +161,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const address = http.server.address();
     const httpPort = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, bootstrap, stop };
+    return { config, clock, logger, metrics, store, events, reservedTuids, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;
