@@ -10,6 +10,7 @@ import { registerGroupRoutes } from './routes/group-routes.js';
 import { registerInstallationRoutes } from './routes/installation-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
+import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
 import { ErrorBody } from './schemas.js';
 
 declare module 'fastify' {
@@ -24,7 +25,7 @@ declare module 'fastify' {
  * each route decodes its input, calls one domain function and shapes the answer.
  */
 export function registerRest(app: FastifyInstance, deps: RestDeps): void {
-  app.addSchema(ErrorBody);
+  for (const schema of [ErrorBody, CatalogField, CatalogMessage, CatalogEvent]) app.addSchema(schema);
   app.register(
     async (scope) => {
       const rest = scope.withTypeProvider<TypeBoxTypeProvider>();

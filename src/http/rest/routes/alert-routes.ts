@@ -21,6 +21,7 @@ export function registerAlertRoutes(app: RestApp, deps: RestDeps): void {
     '/things/:tuid/alerts',
     {
       schema: {
+        operationId: 'listThingAlerts',
         tags: ['alerts'],
         summary: "A thing's alert periods overlapping from..to (default: the last 7 days)",
         params: TuidParams,
@@ -41,6 +42,7 @@ export function registerAlertRoutes(app: RestApp, deps: RestDeps): void {
     '/things/alerts',
     {
       schema: {
+        operationId: 'listAlertingThings',
         tags: ['alerts'],
         summary: 'Things with an active alert',
         response: { 200: dataOf(Type.Object({ alerting_tuids: Type.Array(Type.String()) })), ...errors(401, 429) },
@@ -52,6 +54,7 @@ export function registerAlertRoutes(app: RestApp, deps: RestDeps): void {
     '/things/alerts/count',
     {
       schema: {
+        operationId: 'countActiveAlerts',
         tags: ['alerts'],
         summary: 'Number of active alerts',
         response: { 200: dataOf(Type.Object({ alert_count: Type.Integer() })), ...errors(401, 429) },

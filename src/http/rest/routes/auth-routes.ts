@@ -14,6 +14,7 @@ export function registerAuthRoutes(app: RestApp, deps: RestDeps): void {
     {
       config: { public: true },
       schema: {
+        operationId: 'createClientToken',
         tags: ['auth'],
         summary: 'Create a client access token (15 minutes)',
         body: ClientTokenBody,

@@ -27,6 +27,7 @@ export function registerCommandRoutes(app: RestApp, deps: RestDeps): void {
       // The body's field paths in errors start with `commands` (`commands[0].transactionId`), as the domain's do.
       config: { bodyName: 'commands' },
       schema: {
+        operationId: 'sendCommands',
         tags: ['commands'],
         summary: 'Send commands to a thing: stored in its history and published on its downlink topic',
         params: TuidParams,
@@ -44,6 +45,7 @@ export function registerCommandRoutes(app: RestApp, deps: RestDeps): void {
     '/things/:tuid/commands',
     {
       schema: {
+        operationId: 'listCommandHistory',
         tags: ['commands'],
         summary: "Read a thing's command history, newest first",
         params: TuidParams,

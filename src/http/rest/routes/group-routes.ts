@@ -41,7 +41,7 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
 
   app.post(
     '/groups',
-    { config: { fieldNames: { groupId: 'group_id', description: 'group_description' } }, schema: { tags, summary: 'Create a deployment group', body: CreateBody, response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) } } },
+    { config: { fieldNames: { groupId: 'group_id', description: 'group_description' } }, schema: { operationId: 'createGroup', tags, summary: 'Create a deployment group', body: CreateBody, response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) } } },
     async (request) => {
       const group = await createGroup(deps, request.client, { groupId: request.body.group_id, description: request.body.group_description });
       return { data: presentCreatedGroup(group) };
@@ -50,7 +50,7 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
 
   app.get(
     '/groups',
-    { schema: { tags, summary: 'List the groups by id, with `unassigned`', querystring: ListQuery, response: { 200: dataOf(Type.Array(ListedGroup)), ...errors(400, 401, 429) } } },
+    { schema: { operationId: 'listGroups', tags, summary: 'List the groups by id, with `unassigned`', querystring: ListQuery, response: { 200: dataOf(Type.Array(ListedGroup)), ...errors(400, 401, 429) } } },
     async (request) => {
       const { q, limit } = request.query;
       return { data: (await listGroups(deps, request.client, { q, limit })).map(presentListedGroup) };
@@ -61,7 +61,7 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
     '/groups/:groupid/rename',
     {
       config: { fieldNames: { groupId: 'groupid', newGroupId: 'group_id' } },
-      schema: { tags, summary: 'Rename a group; its things follow', params: GroupParams, body: GroupIdBody, response: { 200: dataOf(Type.Object({ group_id: Type.String() })), ...errors(400, 401, 404, 409, 429) } },
+      schema: { operationId: 'renameGroup', tags, summary: 'Rename a group; its things follow', params: GroupParams, body: GroupIdBody, response: { 200: dataOf(Type.Object({ group_id: Type.String() })), ...errors(400, 401, 404, 409, 429) } },
     },
     async (request) => {
       const { groupid } = request.params;
@@ -76,6 +76,7 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
     {
       config: { fieldNames: pathGroupId },
       schema: {
+        operationId: 'deleteGroup',
         tags,
         summary: 'Delete a group; its things become unassigned',
         params: GroupParams,
@@ -94,6 +95,7 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
     {
       config: { fieldNames: pathGroupId },
       schema: {
+        operationId: 'listGroupThings',
         tags,
         summary: 'List the things of a group (`unassigned`: the things in no group)',
         params: GroupParams,
@@ -112,6 +114,7 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
     {
       config: { fieldNames: bodyGroupId },
       schema: {
+        operationId: 'assignThingToGroup',
         tags,
         summary: 'Assign a thing to a group (`unassigned`: to none); claims a thing nobody owns',
         params: TuidParams,
@@ -129,7 +132,7 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
 
   app.get(
     '/things/:tuid/group',
-    { schema: { tags, summary: 'Read the group of a thing', params: TuidParams, response: { 200: dataOf(ThingGroup), ...errors(400, 401, 404, 429) } } },
+    { schema: { operationId: 'getThingGroup', tags, summary: 'Read the group of a thing', params: TuidParams, response: { 200: dataOf(ThingGroup), ...errors(400, 401, 404, 429) } } },
     async (request) => {
       const { tuid } = request.params;
       const thing = await getThingGroup(deps, request.client, { tuid });

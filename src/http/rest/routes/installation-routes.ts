@@ -36,6 +36,7 @@ export function registerInstallationRoutes(app: RestApp, deps: RestDeps): void {
     {
       config: { fieldNames: { status: 'installation_status' } },
       schema: {
+        operationId: 'setInstallationStatus',
         tags: ['installations'],
         summary: 'Set the installation status of a thing (claims a thing nobody owns)',
         params: TuidParams,
@@ -53,6 +54,7 @@ export function registerInstallationRoutes(app: RestApp, deps: RestDeps): void {
     '/things/:tuid/installations',
     {
       schema: {
+        operationId: 'listInstallationHistory',
         tags: ['installations'],
         summary: 'Read the installation status history of a thing, newest first',
         params: TuidParams,

@@ -20,6 +20,7 @@ export function registerMessageRoutes(app: RestApp, deps: RestDeps): void {
     '/things/:tuid/messages',
     {
       schema: {
+        operationId: 'listThingMessages',
         tags: ['messages'],
         summary: "List a thing's messages, newest first",
         params: TuidParams,

@@ -21,6 +21,7 @@ export function registerThingRoutes(app: RestApp, deps: RestDeps): void {
     {
       config: { fieldNames: { groupId: 'group_id', installationStatus: 'installation_status' } },
       schema: {
+        operationId: 'listThings',
         tags: ['things'],
         summary: "List the organization's things by TUID, a page at a time",
         querystring: ThingListQuery,
@@ -40,6 +41,7 @@ export function registerThingRoutes(app: RestApp, deps: RestDeps): void {
     '/things/:tuid',
     {
       schema: {
+        operationId: 'getThing',
         tags: ['things'],
         summary: 'Read the summary of a thing',
         params: TuidParams,
