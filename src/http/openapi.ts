@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../domain/errors.js';
 import { httpStatusOf } from './problem.js';
+import { operationExamples } from './rest/openapi-examples.js';
 
 /**
  * OpenAPI 3.1 generated from the same TypeBox schemas that validate requests (`GET /openapi.json`), and a docs
@@ -32,7 +33,13 @@ export async function registerOpenApi(app: FastifyInstance, options: { restBaseP
     transform: ({ schema, url, route }) => {
       if (!url.startsWith(options.restBasePath)) return { schema: { ...schema, hide: true } as typeof schema, url };
       const isPublic = route.config?.public === true;
-      const documented = { ...schema, response: documentedResponses(schema as RouteSchema, isPublic), ...(isPublic && { security: [] }) };
+      const examples = operationExamples[(schema as RouteSchema).operationId ?? ''];
+      const documented = {
+        ...schema,
+        ...(schema.body !== undefined && examples?.request !== undefined && { body: { ...(schema.body as object), examples: [examples.request] } }),
+        response: documentedResponses(schema as RouteSchema, isPublic, examples?.response),
+        ...(isPublic && { security: [] }),
+      };
       return { schema: documented as typeof schema, url: url.slice(options.restBasePath.length) || '/' };
     },
   });
@@ -41,6 +48,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { restBaseP
 }
 
 interface RouteSchema {
+  operationId?: string;
   params?: unknown;
   querystring?: unknown;
   body?: unknown;
@@ -58,7 +66,7 @@ for (const [code, status] of Object.entries(httpStatusOf) as [ErrorCode, number]
  * kind can answer: 400 for a route with input, 413 and 415 for one with a body, 401 unless public, and 429, 500
  * and 503 (store or broker not reachable) for all. Each gets a description naming its error codes.
  */
-function documentedResponses(schema: RouteSchema, isPublic: boolean): Record<string, unknown> {
+function documentedResponses(schema: RouteSchema, isPublic: boolean, successExample: unknown): Record<string, unknown> {
   const statuses = new Set(Object.keys(schema.response ?? {}).map(Number));
   if (schema.params || schema.querystring || schema.body) statuses.add(400);
   if (schema.body) [413, 415].forEach((status) => statuses.add(status));
@@ -68,11 +76,30 @@ function documentedResponses(schema: RouteSchema, isPublic: boolean): Record<str
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const declared = schema.response?.[String(status)];
     if (status === 200) {
-      responses[status] = { ...declared, description: (declared?.description as string | undefined) ?? 'Success: `{"data": ...}`' };
+      responses[status] = { ...declared, description: (declared?.description as string | undefined) ?? 'Success: `{"data": ...}`', ...(successExample !== undefined && { examples: [successExample] }) };
       continue;
     }
     const codes = codesByStatus.get(status) ?? [];
-    responses[status] = { ...(declared ?? errorBody), description: `${STATUS_CODES[status]}: ${codes.map((code) => `\`${code}\``).join(' or ')}` };
+    responses[status] = { allOf: [declared ?? errorBody], description: `${STATUS_CODES[status]}: ${codes.map((code) => `\`${code}\``).join(' or ')}`, examples: [errorExample(status, codes[0]!)] };
   }
   return responses;
+}
+
+const exampleMessages: Record<number, string> = {
+  400: 'limit must be a whole number from 1 to 1000',
+  401: 'Send a client token as Authorization: Bearer <token>.',
+  404: 'No thing SENSOR-0042.',
+  409: 'Group north already exists.',
+  413: 'The request body is larger than 1 MiB.',
+  415: 'The request body must be JSON (Content-Type: application/json).',
+  429: 'Too many requests; retry after 12 seconds.',
+  500: 'An unexpected error occurred.',
+  503: 'The store is not reachable right now; retry later.',
+};
+
+/** An error body of the status, as the error handler writes it (problem.ts). */
+function errorExample(status: number, code: ErrorCode): Record<string, unknown> {
+  const example: Record<string, unknown> = { statusCode: status, error: STATUS_CODES[status], message: exampleMessages[status] ?? STATUS_CODES[status], code };
+  if (code === 'VALIDATION_FAILED') example.errors = [{ field: 'limit', message: exampleMessages[400] }];
+  return example;
 }

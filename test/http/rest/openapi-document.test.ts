@@ -56,15 +56,19 @@ describe('the OpenAPI document', () => {
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
   });
 
-  test('every operation documents what any route of its kind can answer, each with a JSON schema', () => {
+  test('every operation documents what any route of its kind can answer, each with a JSON schema and an example; request bodies too', () => {
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         const statuses = Object.keys((operation as unknown as { responses: object }).responses);
+        const body = (operation.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.['application/json'];
+        if (operation.requestBody) assert.ok(body?.example !== undefined, `${method} ${path}: the request body has an example`);
         const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
         const expected = ['200', '429', '500', '503', ...(isPublic ? [] : ['401']), ...(operation.requestBody ? ['400', '413', '415'] : [])];
         for (const status of expected) assert.ok(statuses.includes(status), `${method} ${path}: ${status} in ${statuses.join()}`);
         for (const [status, response] of Object.entries((operation as unknown as { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }).responses)) {
-          assert.ok(response.content?.['application/json']?.schema, `${method} ${path} ${status} has a schema`);
+          const media = response.content?.['application/json'] as { schema?: unknown; example?: unknown } | undefined;
+          assert.ok(media?.schema, `${method} ${path} ${status} has a schema`);
+          assert.ok(media.example !== undefined, `${method} ${path} ${status} has an example (Redocly checks it against the schema)`);
         }
       }
     }
