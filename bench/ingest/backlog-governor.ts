@@ -19,11 +19,16 @@ export async function receivedByPlatform(metricsUrl: string): Promise<number> {
   return (await scrapeMetrics(metricsUrl)).get('thingdesk_ingest_received_total') ?? 0;
 }
 
-const pollMs = 200;
+// The platform's count is scraped as often as it answers; the fleet's own count is checked far more often against
+// the last scrape, so a slow scrape (a busy platform answers late) can only hold the fleet early, never late.
+const scrapeMs = 200;
+const checkMs = 10;
 
 export class BacklogGovernor {
-  private timer: NodeJS.Timeout | undefined;
+  private scrapeTimer: NodeJS.Timeout | undefined;
+  private checkTimer: NodeJS.Timeout | undefined;
   private polling = false;
+  private received = 0;
   /** Longest backlog seen, to show the bound held. */
   peak = 0;
 
@@ -40,26 +45,32 @@ export class BacklogGovernor {
   ) {}
 
   start(): this {
-    this.timer = setInterval(() => void this.poll(), pollMs);
+    this.scrapeTimer = setInterval(() => void this.scrape(), scrapeMs);
+    this.checkTimer = setInterval(() => this.check(), checkMs);
     return this;
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    clearInterval(this.scrapeTimer);
+    clearInterval(this.checkTimer);
     this.fleet.hold(false);
   }
 
-  private async poll(): Promise<void> {
+  private check(): void {
+    // Sent rather than acknowledged: what is on its way to the broker counts too.
+    const backlog = this.ackedBefore + this.fleet.progress().messagesSent - this.received;
+    this.peak = Math.max(this.peak, backlog);
+    if (backlog > this.bounds.high) this.fleet.hold(true);
+    else if (backlog < this.bounds.low) this.fleet.hold(false);
+  }
+
+  private async scrape(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
     try {
-      const received = (await receivedByPlatform(this.metricsUrl)) - this.receivedAtStart;
-      const backlog = this.ackedBefore + this.fleet.progress().messagesAcked - received;
-      this.peak = Math.max(this.peak, backlog);
-      if (backlog > this.bounds.high) this.fleet.hold(true);
-      else if (backlog < this.bounds.low) this.fleet.hold(false);
+      this.received = (await receivedByPlatform(this.metricsUrl)) - this.receivedAtStart;
     } catch {
-      // A missed scrape leaves the fleet as it was; the next poll decides.
+      // A missed scrape leaves the last count, which only overstates the backlog.
     } finally {
       this.polling = false;
     }

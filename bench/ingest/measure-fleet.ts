@@ -67,6 +67,8 @@ export interface FleetMeasurement {
   metrics: PlatformMetricsWindow | undefined;
   /** With `drain`: from the fleet's stop until the platform had received every acknowledged message. */
   drain?: BacklogDrain;
+  /** The newest tsmTs the measured fleet sent (a fleet measured next on the same store starts after it). */
+  lastReportTs: number;
   /** Messages acknowledged by the broker and not yet received by the platform, at both ends of the window. */
   backlog?: { atStart: number; atEnd: number; peak: number };
 }
@@ -109,15 +111,18 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
     target.govern && target.metricsUrl ? new BacklogGovernor(fleet, target.metricsUrl, target.govern, receivedAtStart, ackedBefore).start() : undefined;
 
   let warmupAcked = 0;
+  let reportsAfterTs = fleetOptions.reportsAfterTs ?? 0;
   if (timing.warmupS > 0) {
     const warmup = await startFleet({ ...fleetOptions, durationS: 0, onError });
     const governor = governed(warmup, 0);
     await sleep(timing.warmupS * 1000);
     governor?.stop();
     warmupAcked = (await warmup.stop()).messagesAcked;
+    reportsAfterTs = warmup.lastReportTs();
   }
 
-  const fleet = await startFleet({ ...fleetOptions, durationS: 0, onError });
+  // The same devices as the warm-up's, continuing their clocks: none repeats a message the warm-up sent.
+  const fleet = await startFleet({ ...fleetOptions, reportsAfterTs, durationS: 0, onError });
   const governor = governed(fleet, warmupAcked);
   try {
     await sleep(timing.settleS * 1000);
@@ -162,6 +167,7 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
       countMs: last.countMs,
       metrics: first.scrape && last.scrape ? metricsWindow(first.scrape, last.scrape, windowS) : undefined,
       drain,
+      lastReportTs: fleet.lastReportTs(),
       backlog: backlogStart === undefined || backlogEnd === undefined ? undefined : { atStart: backlogStart, atEnd: backlogEnd, peak: governor?.peak ?? Math.max(backlogStart, backlogEnd) },
     };
   } finally {

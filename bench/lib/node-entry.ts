@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { packageVersion } from '../../src/app/package-version.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -40,7 +41,7 @@ export async function preparePlatformEntry(): Promise<PlatformEntry> {
   if (!existsSync(main)) return { ...tsxEntry, note: `build failed, sources run with tsx: ${typeErrors.split('\n')[0] ?? ''}` };
   // The compiled files import packages by name and are ES modules: give them the repo's node_modules and type.
   symlinkSync(join(repoRoot, 'node_modules'), join(buildDir, 'node_modules'), 'dir');
-  writeFileSync(join(buildDir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(join(buildDir, 'package.json'), `${JSON.stringify({ type: 'module', version: packageVersion })}\n`);
   const note = typeErrors === '' ? 'compiled with tsc' : `compiled with tsc despite type errors (${typeErrors.split('\n').length} lines)`;
   return { args: [main], mode: 'compiled', note, buildDir };
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
@@ -6,7 +8,9 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainEventBus } from '../domain/events.js';
 import { SigningKeys } from '../domain/auth/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
+import { registerCors } from '../http/cors.js';
 import { registerHealthRoutes, type ReadinessCheck } from '../http/service/health-routes.js';
+import { registerMetricsRoute } from '../http/service/metrics-route.js';
 import { registerJwksRoutes } from '../http/service/jwks-routes.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { registerRest } from '../http/rest/rest-plugin.js';
@@ -18,10 +22,12 @@ import { ClientTokens } from '../domain/auth/client-tokens.js';
 import { UserSessions } from '../domain/auth/user-sessions.js';
 import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
+import { ClusterEvents } from '../integration/cluster-events.js';
 import { startDataFeed } from '../integration/data-feed.js';
 import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
+import { InstanceRegistry } from '../domain/deployment/instance-registry.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { openDatabase, type Database } from '../store/database.js';
@@ -30,7 +36,7 @@ import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { bootstrapIfEmpty, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from '../observability/logger.js';
-import { createMetrics, observedGauge, type Metrics } from '../observability/metrics.js';
+import { createMetrics, infoGauge, observeRuntime, observedGauge, type Metrics } from '../observability/metrics.js';
 import { startMqtt } from './start-mqtt.js';
 
 export interface AppOptions {
@@ -61,6 +67,10 @@ export interface App {
   readonly http: FastifyInstance;
   /** The bound HTTP port (differs from config.port when that is 0). */
   readonly httpPort: number;
+  /** This process's name in the deployment (leases, instance register, broker client id). */
+  readonly instanceId: string;
+  /** The metrics listener's bound port (METRICS_PORT, which may be 0); undefined when /metrics is on the API port. */
+  readonly metricsPort: number | undefined;
   readonly bootstrap: BootstrapReport | undefined;
   /** Stops accepting HTTP and MQTT, lets in-flight work finish, then closes the store. Safe to call twice. */
   stop(): Promise<void>;
@@ -76,7 +86,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ version: packageVersion });
   const events = new DomainEventBus((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
 
   // Migrations may take longer than a request may wait: on PostgreSQL they run on connections without the timeout.
@@ -106,22 +116,34 @@ export async function startApp(options: AppOptions): Promise<App> {
     // Stopped after the ingest queue drained and before the store closes (SQLite: ends the writer thread).
     stoppers.push(() => commit.close());
     // Stopped after the ingest queue has drained (its last batches may close alerts), before the store closes.
-    const alertEngine = new AlertEngine({ store, clock, events, logger, config });
+    // One name for this process wherever the deployment sees it: its leases (alert engine, consumer slots), its
+    // broker client id, its row in the instance register.
+    const instanceId = `${config.mqttClientId}-${randomBytes(4).toString('hex')}`;
+    if (database.dialect === 'postgres') {
+      // Several instances may share this store: their live streams and caches follow each other's events.
+      const cluster = new ClusterEvents({ databaseUrl: config.databaseUrl, events, instanceId, logger });
+      await cluster.start();
+      stoppers.push(() => cluster.stop());
+    }
+    const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
     const ingest = new IngestService({
       commit: refuseReservedTuidClaims(commit, { store, reservedTuids }),
       organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
       events,
       metrics,
-      maxBatch: config.ingestBatchSize,
+      // SQLite writes faster per row in larger transactions (each row touches a different index page); PostgreSQL
+      // keeps two smaller ones in flight (below), so that one commits while the next is written (docs/mqtt.md).
+      maxBatch: config.ingestBatchSize ?? (database.dialect === 'sqlite' ? 2000 : 1000),
       limits: { maxMessages: config.uplinkMaxMessages, maxMessageBytes: config.messageMaxBytes },
       // SQLite has one writer (a thread): a second batch waits in its queue, so it never idles while the event loop
-      // gets to the answer of the first. On PostgreSQL concurrent batches mostly wait for each other's row locks on
-      // the things they both summarize, so one large transaction at a time measured best (docs/mqtt.md).
-      maxConcurrent: config.ingestConcurrency ?? (database.dialect === 'sqlite' ? 2 : 1),
+      // gets to the answer of the first. On PostgreSQL two transactions overlap: they serialize only on the rows of
+      // things both summarize (taken in TUID order, so they never deadlock), and one's message insert and commit
+      // run while the other waits (docs/mqtt.md).
+      maxConcurrent: config.ingestConcurrency ?? 2,
     });
     stoppers.push(() => ingest.drain());
-    const mqtt = await startMqtt({ store, clock, config, logger, ingest, events });
+    const mqtt = await startMqtt({ store, clock, config, logger, ingest, events, instanceId });
     stoppers.push(() => mqtt.stop());
     const consumerStats = mqtt.consumerStats?.bind(mqtt);
     if (consumerStats) {
@@ -141,8 +163,11 @@ export async function startApp(options: AppOptions): Promise<App> {
       { name: 'mqtt', check: () => mqtt.ping() },
     ];
     const clientTokens = new ClientTokens({ store, clock, signingKeys, events });
-    const http = buildHttpServer({ logger, metrics });
-    registerHealthRoutes(http, { checks, metrics });
+    const http = buildHttpServer({ logger, metrics, trustProxy: config.trustProxy });
+    await registerCors(http, config.corsOrigins);
+    registerHealthRoutes(http, { checks });
+    // With METRICS_PORT, /metrics has a listener of its own (below) and is not on the API port.
+    if (config.metricsPort === undefined) registerMetricsRoute(http, { metrics, token: config.metricsToken });
     registerJwksRoutes(http, { signingKeys });
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
     const limits = { perCaller: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) };
@@ -153,15 +178,39 @@ export async function startApp(options: AppOptions): Promise<App> {
     const downlink = mqttCommandDownlink(mqtt);
     registerRest(http, { store, clock, events, reservedTuids, config, clientTokens, downlink, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { store, clock, events, reservedTuids, config, sessions, downlink, limits });
-    await listen(http, config);
+    const graphql = registerGraphql(http, { store, clock, events, reservedTuids, config, sessions, downlink, limits, metrics });
+    observeRuntime(metrics, {
+      liveSubscriptions: () => graphql.liveSubscriptions(),
+      openAlerts: () => alertEngine.activeAlertCounts(),
+      mqttConnections: () => mqtt.connectionsByKind?.() ?? {},
+    });
+    await listen(http, config.port, config.host, { port: 'PORT', host: 'HOST' });
     stoppers.push(() => http.close());
+    let metricsPort: number | undefined;
+    if (config.metricsPort !== undefined) {
+      const metricsHttp = buildHttpServer({ logger, metrics });
+      registerMetricsRoute(metricsHttp, { metrics, token: config.metricsToken });
+      await listen(metricsHttp, config.metricsPort, config.metricsHost ?? config.host, { port: 'METRICS_PORT', host: 'METRICS_HOST' });
+      stoppers.push(() => metricsHttp.close());
+      metricsPort = portOf(metricsHttp);
+    }
     // Closed first (stoppers run in reverse): upgraded WebSocket connections would keep the HTTP server open.
     stoppers.push(() => graphql.close());
-    const address = http.server.address();
-    const httpPort = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ httpPort, mqttPort: mqtt.port, mqtt: mqtt.mode, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, reservedTuids, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, bootstrap, stop };
+    const httpPort = portOf(http) ?? config.port;
+    const registry = new InstanceRegistry({ store, clock, logger }, { id: instanceId, version: packageVersion, host: hostname(), startedAt: clock.now() }, () => {
+      const stats = consumerStats?.();
+      return {
+        mqtt: mqtt.mode,
+        liveSubscriptions: graphql.liveSubscriptions(),
+        ...(stats && { consumer: { slots: stats.slots, inFlight: stats.inFlight, lagMs: stats.lagMs } }),
+      };
+    });
+    await registry.start();
+    stoppers.push(() => registry.stop());
+    // Its version and Node's are in thingdesk_build_info; `instance` is Prometheus' own label for the scrape target.
+    infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status).', { instance_id: instanceId });
+    logger.info({ httpPort, metricsPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
+    return { config, clock, logger, metrics, store, events, reservedTuids, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, instanceId, metricsPort, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -180,13 +229,19 @@ async function openStore(url: string, queryTimeoutMs?: number): Promise<Database
   }
 }
 
-async function listen(http: FastifyInstance, config: Config): Promise<void> {
+/** Listens, or fails with a ConfigError naming the variable of the port or host that could not be used. */
+async function listen(http: FastifyInstance, port: number, host: string, variables: { port: string; host: string }): Promise<void> {
   try {
-    await http.listen({ port: config.port, host: config.host });
+    await http.listen({ port, host });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new ConfigError('PORT', `port ${config.port} on ${config.host} is already in use`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ConfigError('HOST', `cannot listen on ${config.host}`);
+    if (code === 'EADDRINUSE') throw new ConfigError(variables.port, `port ${port} on ${host} is already in use`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ConfigError(variables.host, `cannot listen on ${host}`);
     throw error;
   }
+}
+
+function portOf(http: FastifyInstance): number | undefined {
+  const address = http.server.address();
+  return typeof address === 'object' && address ? address.port : undefined;
 }

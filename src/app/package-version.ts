@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 export const packageVersion: string = (() => {
   for (const path of ['../../package.json', '../../../package.json']) {
     try {
-      return (JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version: string }).version;
+      const { version } = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version?: unknown };
+      // A package.json without a version (a bare `{ "type": "module" }` next to a copied build) is not ours.
+      if (typeof version === 'string' && version !== '') return version;
     } catch {
       // Not at this depth: src/app and dist/app sit at different depths below the package root.
     }

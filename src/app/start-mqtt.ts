@@ -13,7 +13,7 @@ import type { Logger } from '../observability/logger.js';
  * broker. Either way uplinks go to the ingest pipeline and are acknowledged after commit. Start-up failures name
  * the variable to change (MQTT_PORT or MQTT_URL).
  */
-export async function startMqtt(deps: IdentityDeps & { config: Config; logger: Logger; ingest: IngestService }): Promise<MqttTransport> {
+export async function startMqtt(deps: IdentityDeps & { config: Config; logger: Logger; ingest: IngestService; instanceId: string }): Promise<MqttTransport> {
   const { config, logger, ingest } = deps;
   const onUplink: UplinkHandler = (delivery) =>
     ingest.ingest(delivery.payload, {
@@ -39,7 +39,7 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
       isCredentialActive: (username) => isMqttCredentialActive(deps, username),
       onUplink,
     });
-    deps.events?.on('mqttCredentialRevoked', ({ username }) => broker.disconnectCredential(username));
+    deps.events?.onAnyInstance('mqttCredentialRevoked', ({ username }) => broker.disconnectCredential(username));
     try {
       await broker.start();
     } catch (error) {
@@ -52,7 +52,7 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
   }
   const client = new ExternalBroker({
     url: config.mqttUrl,
-    clientId: config.mqttClientId,
+    instanceId: deps.instanceId,
     slots: config.mqttConsumerSlots,
     receiveMaximum: config.mqttConsumerReceiveMaximum,
     maxPacketSize: config.mqttMaxPacketSize,

@@ -10,6 +10,7 @@ import { registerOrgCommands } from './commands/org-commands.js';
 import { registerThingCommands } from './commands/thing-commands.js';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerSimulateCommand } from './commands/simulate-command.js';
+import { registerStatusCommand } from './commands/status-command.js';
 import { registerUserCommands } from './commands/user-commands.js';
 
 /**
@@ -31,6 +32,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerThingCommands(program, io);
   registerKeysCommands(program, io);
   registerSimulateCommand(program, io);
+  registerStatusCommand(program, io);
   try {
     // With no command at all, `thingdesk` serves: the same as `thingdesk serve`.
     await program.parseAsync(argv.length === 0 ? ['serve'] : [...argv], { from: 'user' });

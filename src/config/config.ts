@@ -6,10 +6,12 @@ import {
   parseInteger,
   parseMqttUrl,
   parseNumber,
+  parseOriginList,
   parsePathPrefix,
   parsePort,
   parseTimeZone,
   parseTopicTemplate,
+  parseTrustedProxies,
 } from './parsers.js';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -52,6 +54,11 @@ export interface Config {
   mqttAuthFailuresPerAddress: number;
   restBasePath: string;
   graphqlPath: string;
+  /**
+   * Web origins whose pages may call REST and GraphQL (CORS); `*` any origin (no credentials are ever allowed).
+   * Empty: same-origin only, no CORS headers at all.
+   */
+  corsOrigins: string[] | '*';
   /** Live GraphQL subscriptions (WebSocket and SSE) one connection may hold, and one user across connections. */
   graphqlSubscriptionsPerConnection: number;
   graphqlSubscriptionsPerUser: number;
@@ -74,19 +81,27 @@ export interface Config {
   /** Topic template of the data feed; placeholders {org}, {group}, {tuid}, {tsmId}. */
   integrationTopic: string;
   logLevel: LogLevel;
+  /** A listener of its own for `/metrics` (then not served on `port`); undefined: on the API port. */
+  metricsPort: number | undefined;
+  /** Listen address of the metrics listener; undefined: `host`. */
+  metricsHost: string | undefined;
+  /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
   /** Requests per minute allowed per token and per client address. */
   rateLimitPerToken: number;
   rateLimitPerAddress: number;
   /** PostgreSQL: the longest one store statement may take before the request fails with 503 (milliseconds). */
   storeTimeoutMs: number;
-  /** Ingest transactions in flight at once; undefined: 2 on SQLite, 1 on PostgreSQL. */
+  /** Ingest transactions in flight at once; undefined: 2 (SQLite: one writing, the next waiting in its thread). */
   ingestConcurrency: number | undefined;
-  /** Most uplink records one store transaction writes (batches grow with load up to this). */
-  ingestBatchSize: number;
+  /** Most uplink records one store transaction writes (batches grow with load up to this); undefined: 2000 on SQLite, 1000 on PostgreSQL. */
+  ingestBatchSize: number | undefined;
   /** Messages taken from one uplink payload; the excess is dead-lettered. */
   uplinkMaxMessages: number;
   /** Largest message stored (JSON bytes); a larger one is dead-lettered. */
   messageMaxBytes: number;
+  /** Reverse proxies whose X-Forwarded-For gives the client address (limits, logs); empty: none. */
+  trustProxy: string[];
   /** External broker: the platform's MQTT client id prefix (stable, so its persistent sessions survive restarts). */
   mqttClientId: string;
   /** External broker: consumer sessions of the whole deployment, shared by its instances through leases. */
@@ -118,6 +133,7 @@ const settings = {
   mqttAuthFailuresPerAddress: { variable: 'MQTT_AUTH_FAILURES_PER_ADDRESS', fallback: '30', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
+  corsOrigins: { variable: 'CORS_ORIGINS', fallback: '', read: parseOriginList },
   graphqlSubscriptionsPerConnection: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION', fallback: '100', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },
   graphqlSubscriptionsPerUser: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_USER', fallback: '200', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   graphqlSubscriptionQueue: { variable: 'GRAPHQL_SUBSCRIPTION_QUEUE', fallback: '4000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
@@ -131,17 +147,21 @@ const settings = {
   batteryOkPercent: { variable: 'BATTERY_OK_PERCENT', fallback: '20', read: percent },
   integrationTopic: { variable: 'INTEGRATION_TOPIC', fallback: 'thingdesk/{org}/data/{group}/{tuid}/{tsmId}', read: parseTopicTemplate },
   logLevel: { variable: 'LOG_LEVEL', fallback: 'info', read: (name: string, raw: string) => parseChoice(name, raw, logLevels) },
+  metricsPort: { variable: 'METRICS_PORT', fallback: undefined, read: parsePort },
+  metricsHost: { variable: 'METRICS_HOST', fallback: undefined, read: parseHost },
+  metricsToken: { variable: 'METRICS_TOKEN', fallback: undefined, read: parseSecretToken },
   rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
   storeTimeoutMs: { variable: 'STORE_TIMEOUT_MS', fallback: '10000', read: (name: string, raw: string) => parseInteger(name, raw, 100, 600_000) },
   ingestConcurrency: { variable: 'INGEST_CONCURRENCY', fallback: undefined, read: (name: string, raw: string) => parseInteger(name, raw, 1, 16) },
-  ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: '2000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: undefined, read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   uplinkMaxMessages: { variable: 'UPLINK_MAX_MESSAGES', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
   messageMaxBytes: { variable: 'MESSAGE_MAX_BYTES', fallback: '65536', read: (name: string, raw: string) => parseInteger(name, raw, 256, 16_777_216) },
   mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
   mqttConsumerSlots: { variable: 'MQTT_CONSUMER_SLOTS', fallback: '4', read: (name: string, raw: string) => parseInteger(name, raw, 1, 256) },
   mqttConsumerReceiveMaximum: { variable: 'MQTT_CONSUMER_RECEIVE_MAXIMUM', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },
+  trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },
 } as const;
 
 const bootstrapVariables = {
@@ -189,6 +209,13 @@ function nonEmpty(value: string | undefined): string | undefined {
 function parseHost(name: string, raw: string): string {
   const value = raw.trim();
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(value)) throw new ConfigError(name, `"${raw}" is not a host name or address`);
+  return value;
+}
+
+/** A shared secret sent as a bearer token: long enough not to be guessed, and no character a header cannot carry. */
+function parseSecretToken(name: string, raw: string): string {
+  const value = raw.trim();
+  if (!/^[\x21-\x7e]{16,512}$/.test(value)) throw new ConfigError(name, 'must be 16 to 512 visible ASCII characters without spaces');
   return value;
 }
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ConfigError } from './config-error.js';
 
 /** Parsers for environment values: each returns the typed value or throws a ConfigError naming the variable. */
@@ -37,6 +38,32 @@ export function parsePathPrefix(name: string, raw: string): string {
     throw new ConfigError(name, `"${raw}" is not a path like /api/v1 (segments of letters, digits, . _ ~ -)`);
   }
   return value;
+}
+
+/**
+ * A comma-separated list of web origins (`scheme://host[:port]`, no path), or `*` alone for any origin. Empty means
+ * none (same-origin only). Each origin is kept as the browser sends it in `Origin` (lower-case, default port
+ * dropped), so a listed origin matches exactly.
+ */
+export function parseOriginList(name: string, raw: string): string[] | '*' {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.includes('*')) {
+    if (entries.length > 1) throw new ConfigError(name, '"*" allows every origin and cannot be combined with a list');
+    return '*';
+  }
+  return entries.map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      // Reported below with the rule.
+    }
+    const originOnly = url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (!url || !originOnly || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
+      throw new ConfigError(name, `"${entry}" is not an origin such as https://dashboard.example.com or http://localhost:3000 (scheme, host and port only)`);
+    }
+    return url.origin;
+  });
 }
 
 export function parseTimeZone(name: string, raw: string): string {
@@ -110,4 +137,27 @@ export function parseTopicTemplate(name: string, raw: string): string {
 /** Hides the password of a URL so that error lines and logs never carry it. */
 export function redactUrl(value: string): string {
   return value.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}
+
+// The address ranges proxy-addr (fastify's trust check) knows by name.
+const namedProxyRanges = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: the reverse proxies whose X-Forwarded-For names the client. A comma-separated list of addresses,
+ * CIDR ranges or the names loopback, linklocal and uniquelocal; empty trusts none. Never `true`: trusting any
+ * sender would let every client name its own address and step around the per-address limit.
+ */
+export function parseTrustedProxies(name: string, raw: string): string[] {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (namedProxyRanges.includes(entry)) continue;
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(name, `"${entry}" is not an address, a CIDR range (10.0.0.0/8) or one of ${namedProxyRanges.join(', ')}`);
+    }
+  }
+  return entries;
 }

@@ -31,15 +31,41 @@ export type DomainListener<K extends DomainEventName> = (event: DomainEvents[K])
 /**
  * A small typed event bus. A listener's failure is reported to `onListenerError` and never reaches the emitter:
  * a broken feed must not fail an ingest that has already committed.
+ *
+ * Two kinds of listener, because several instances may share one store. `on` hears what happened on this
+ * instance: side effects that must happen once in the deployment (the data and alert feeds, answer matching)
+ * listen so, and each instance does its own share. `onAnyInstance` also hears what other instances relayed
+ * (`emitRelayed`, src/integration/cluster-events.ts): what this instance holds on behalf of its clients (live
+ * streams, caches of sessions and tokens) must follow the whole deployment.
  */
 export class DomainEventBus {
   private readonly emitter = new EventEmitter();
 
   constructor(private readonly onListenerError: (error: unknown, event: DomainEventName) => void) {
-    this.emitter.setMaxListeners(100);
+    this.emitter.setMaxListeners(0);
   }
 
+  /** Events of this instance only. */
   on<K extends DomainEventName>(name: K, listener: DomainListener<K>): () => void {
+    return this.listen(`local:${name}`, name, listener);
+  }
+
+  /** Events of this instance and those relayed from the deployment's other instances. */
+  onAnyInstance<K extends DomainEventName>(name: K, listener: DomainListener<K>): () => void {
+    return this.listen(`any:${name}`, name, listener);
+  }
+
+  emit<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
+    this.emitter.emit(`local:${name}`, event);
+    this.emitter.emit(`any:${name}`, event);
+  }
+
+  /** An event another instance emitted (never emitted again to `on` listeners: its side effects happened there). */
+  emitRelayed<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
+    this.emitter.emit(`any:${name}`, event);
+  }
+
+  private listen<K extends DomainEventName>(channel: string, name: K, listener: DomainListener<K>): () => void {
     const wrapped = (event: DomainEvents[K]) => {
       try {
         const result = listener(event);
@@ -48,12 +74,8 @@ export class DomainEventBus {
         this.onListenerError(error, name);
       }
     };
-    this.emitter.on(name, wrapped);
-    return () => this.emitter.off(name, wrapped);
-  }
-
-  emit<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
-    this.emitter.emit(name, event);
+    this.emitter.on(channel, wrapped);
+    return () => this.emitter.off(channel, wrapped);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { AppError, notFound } from '../domain/errors.js';
@@ -10,6 +10,20 @@ import { validateEveryPart, validatorCompiler } from './validator-compiler.js';
 
 export const bodyLimitBytes = 1024 * 1024;
 
+/** Polled every few seconds by orchestrators and Prometheus: logged at debug, so info shows the traffic. */
+const probeRoutes = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Who made a request, for its log line: a REST client (`client:ID`) or a GraphQL user (`user:ID`), as the
+ * interfaces authenticated it; undefined when anonymous. Ids only, never a token or an e-mail.
+ */
+function principalOf(request: FastifyRequest): string | undefined {
+  const client = (request as { client?: { clientId: string } | null }).client;
+  if (client) return `client:${client.clientId}`;
+  const user = (request as { graphqlUser?: { userId: string } }).graphqlUser;
+  return user ? `user:${user.userId}` : undefined;
+}
+
 // A caller's X-Request-Id is kept when it is a sane token, so a request can be followed across services.
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -18,7 +32,7 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
  * shape of SPEC section 3 for every error (unknown routes included) and request metrics. Routes are plugins
  * registered by the caller; this function does not listen.
  */
-export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): FastifyInstance {
+export function buildHttpServer(deps: { logger: Logger; metrics: Metrics; trustProxy?: readonly string[] }): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: bodyLimitBytes,
@@ -28,9 +42,11 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
     },
-    // Our onResponse hook logs requests at debug level with route and timing; fastify's own lines would double it.
+    // Our onResponse hook logs each request once, with route, timing and caller; fastify's own lines would double it.
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
+    // request.ip (the per-address limit, logs) is the client the listed proxies forwarded for; without any, the peer.
+    trustProxy: deps.trustProxy && deps.trustProxy.length > 0 ? [...deps.trustProxy] : false,
     return503OnClosing: true,
     // A URL the router cannot decode (bad percent-encoding, a path parameter over maxParamLength) is answered by
     // fastify before any hook or error handler runs; route it through the one error shape too.
@@ -54,8 +70,12 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
     deps.metrics.httpDuration.observe({ route }, reply.elapsedTime / 1000);
-    if (reply.statusCode >= 500) request.log.warn({ method: request.method, url: request.url, status: reply.statusCode }, 'request failed');
-    else request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    // The route pattern, never the URL: a query string may carry a GraphQL document with a password in it.
+    // `reqId` is bound by fastify to every line of the request.
+    const line = { method: request.method, route, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 10) / 10, principal: principalOf(request) };
+    if (reply.statusCode >= 500) request.log.warn(line, 'request failed');
+    else if (probeRoutes.has(route)) request.log.debug(line, 'request');
+    else request.log.info(line, 'request');
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -67,8 +87,10 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics }): Fas
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    const allow = allowedMethods(app, path);
-    if (allow.length === 0) return sendProblem(reply, notFound(`No route ${request.method} ${path}.`));
+    // A route that answers this method and still found nothing (a file it does not serve) is a 404, and so is an
+    // OPTIONS nobody answers: preflights are CORS's to answer or not (cors.ts).
+    const allow = request.method === 'OPTIONS' ? [] : allowedMethods(app, path);
+    if (allow.length === 0 || allow.includes(request.method)) return sendProblem(reply, notFound(`No route ${request.method} ${path}.`));
     return sendProblem(reply, new AppError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${allow.join(', ')}.`, [], { allow }));
   });
 

@@ -28,9 +28,11 @@ export interface ConsumerSlotsOptions {
  * by the host, so a restarted or rescheduled instance finds the same sessions, and no session is ever left without
  * a consumer while one instance lives: each slot is held through a lease in the store (as the alert engine's), a
  * slot whose holder died is taken over once its lease expires, and the taker resumes the session (client id) with
- * whatever the broker queued for it. Instances balance: each takes up to its fair share (slots / live instances,
- * rounded up) and gives back, drained, what exceeds it when another instance joins. Every instance renews a member
- * lease, so one that holds no slot yet still counts.
+ * whatever the broker queued for it. Instances balance: each takes up to its share and gives back, drained, what
+ * exceeds it when another instance joins. Shares are whole slots that add up to the total: the live instances,
+ * ordered by id, take slots / instances each and the first (slots mod instances) one more, so 4 slots over 3
+ * instances are 2 + 1 + 1 (rounding every share up would give 2 + 2 + 0 and leave an instance idle). Every instance
+ * renews a member lease, so one that holds no slot yet still counts. More instances than slots leave the rest idle.
  */
 export class ConsumerSlots {
   private readonly held = new Map<number, SlotConsumer>();
@@ -88,8 +90,8 @@ export class ConsumerSlots {
       // A lease lost (this instance paused past its expiry and another took the slot over) stops the consumer.
       if (!(await leases.acquire(this.slotLease(slot), instanceId, now, leaseTtlMs))) await this.stopConsumer(slot);
     }
-    const members = new Set((await leases.listLive(this.memberPrefix(), now)).map((lease) => lease.holder)).add(instanceId);
-    const fair = Math.ceil(slots / members.size);
+    const members = [...new Set((await leases.listLive(this.memberPrefix(), now)).map((lease) => lease.holder)).add(instanceId)].sort();
+    const fair = shareOf(slots, members.length, members.indexOf(instanceId));
     if (this.held.size > fair) {
       for (const slot of this.heldSlots.slice(fair)) await this.giveBack(slot);
       return;
@@ -117,4 +119,9 @@ export class ConsumerSlots {
     this.held.delete(slot);
     await consumer?.stop().catch((error: unknown) => this.options.logger.warn({ err: error, slot }, 'MQTT consumer stop failed'));
   }
+}
+
+/** The slots the instance of this rank (0-based, among `instances` ordered by id) takes: whole, adding up to `slots`. */
+export function shareOf(slots: number, instances: number, rank: number): number {
+  return Math.floor(slots / instances) + (rank < slots % instances ? 1 : 0);
 }

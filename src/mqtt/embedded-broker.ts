@@ -61,6 +61,16 @@ export class EmbeddedBroker implements MqttTransport {
     this.violations = new FailureWindow(tarpit.windowMs, options.now);
   }
 
+  /** Connected clients by credential kind, counted when asked (metrics): no state of its own to keep right. */
+  connectionsByKind(): Record<string, number> {
+    const counts: Record<string, number> = { gateway: 0, integration: 0 };
+    for (const client of Object.values(this.broker ? internalsOf(this.broker).clients : {})) {
+      const kind = this.principals.get(client)?.kind;
+      if (kind) counts[kind] = (counts[kind] ?? 0) + 1;
+    }
+    return counts;
+  }
+
   async start(): Promise<void> {
     const { options } = this;
     const broker = await Aedes.createBroker({

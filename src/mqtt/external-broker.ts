@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Logger } from '../observability/logger.js';
 import type { LeasesStore } from '../store/leases-store.js';
@@ -9,8 +8,8 @@ import { allUplinksFilter, parseUplinkTopic } from './topics.js';
 
 export interface ExternalBrokerOptions {
   url: string;
-  /** Prefix of this instance's own client ids (its publisher); a random suffix keeps instances apart. */
-  clientId: string;
+  /** This process, unique in the deployment: its publisher's client id and its name in the slot leases. */
+  instanceId: string;
   /** Consumer sessions of the whole deployment, shared by its instances (MQTT_CONSUMER_SLOTS). */
   slots: number;
   /** Uplinks one consumer session may have unacknowledged (MQTT 5 Receive Maximum it announces). */
@@ -33,6 +32,8 @@ const slotScanMs = 2_000;
 /** The consumer side's figures, for /metrics. */
 export interface ConsumerStats {
   slotsHeld: number;
+  /** The slot numbers this instance runs. */
+  slots: number[];
   inFlight: number;
   /** Age of the oldest uplink received and not yet acknowledged, over all consumers (milliseconds). */
   lagMs: number;
@@ -54,7 +55,7 @@ export class ExternalBroker implements MqttTransport {
   private readonly instanceId: string;
 
   constructor(private readonly options: ExternalBrokerOptions) {
-    this.instanceId = `${options.clientId}-${randomBytes(4).toString('hex')}`;
+    this.instanceId = options.instanceId;
     this.slots = new ConsumerSlots({
       slots: options.slots,
       group: options.sharedGroup,
@@ -97,7 +98,7 @@ export class ExternalBroker implements MqttTransport {
       inFlight += consumer.inFlight;
       lagMs = Math.max(lagMs, consumer.lagMs(now));
     }
-    return { slotsHeld: this.slots.heldSlots.length, inFlight, lagMs };
+    return { slotsHeld: this.slots.heldSlots.length, slots: this.slots.heldSlots, inFlight, lagMs };
   }
 
   /** The client id of a slot's session: the deployment's group and the slot number, never a host name. */

@@ -29,5 +29,7 @@ export interface MqttTransport {
   /** The embedded broker's bound port (differs from MQTT_PORT when that is 0); undefined for an external broker. */
   readonly port: number | undefined;
   /** External broker: the consumer side's figures (slots held, uplinks in flight, the oldest one's wait). */
-  consumerStats?(): { slotsHeld: number; inFlight: number; lagMs: number };
+  consumerStats?(): { slotsHeld: number; slots: number[]; inFlight: number; lagMs: number };
+  /** Embedded broker: connected clients by credential kind (metrics). */
+  connectionsByKind?(): Record<string, number>;
 }

@@ -1,6 +1,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import mqttPacket, { type IConnackPacket, type IPublishPacket, type Packet } from 'mqtt-packet';
+import mqttPacket, { type IConnackPacket, type IPublishPacket, type ISubackPacket, type Packet } from 'mqtt-packet';
+import { connackFindings, subackFinding } from './broker-limits.js';
 import type { Logger } from '../observability/logger.js';
 
 export interface PipelinedConsumerOptions {
@@ -50,6 +51,8 @@ export class PipelinedConsumer {
   private lastPacketAt = 0;
   /** Not reading the socket: as many uplinks in flight as the Receive Maximum allows. */
   private full = false;
+  /** The broker's limits are logged at the first connection only: they do not change on a reconnect. */
+  private limitsChecked = false;
   private subscribed: { resolve(): void; reject(error: Error): void } | undefined;
   private readonly running = new Set<Promise<void>>();
   /** Subscribed and reading. */
@@ -134,10 +137,7 @@ export class PipelinedConsumer {
       case 'connack':
         return this.connacked(packet);
       case 'suback':
-        this.ready = true;
-        this.subscribed?.resolve();
-        this.subscribed = undefined;
-        return;
+        return this.subacked(packet);
       case 'publish':
         return this.received(packet);
       case 'disconnect':
@@ -149,17 +149,44 @@ export class PipelinedConsumer {
 
   private connacked(packet: IConnackPacket): void {
     const code = packet.reasonCode ?? packet.returnCode ?? 0;
-    if (code !== 0) {
-      const error = new Error(`the broker refused the consumer ${this.options.clientId} (CONNACK ${code})`);
-      this.subscribed?.reject(error);
-      this.subscribed = undefined;
-      this.drop(error.message);
-      return;
+    if (code !== 0) return this.refused(new Error(`the broker refused the consumer ${this.options.clientId} (CONNACK ${code})`));
+    if (!this.limitsChecked) {
+      for (const finding of connackFindings(packet.properties, this.options.sessionExpiryS)) this.warnLimit(finding);
     }
     // Subscribing again on a resumed session is harmless and covers a session the broker lost.
     this.write({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: this.options.subscription, qos: 1 }] });
     this.pingTimer = setInterval(() => this.keepAlive(), (keepaliveS * 1000) / 2);
     this.pingTimer.unref();
+  }
+
+  private subacked(packet: ISubackPacket): void {
+    const granted = packet.granted[0];
+    const finding = subackFinding(typeof granted === 'number' ? granted : undefined);
+    // Connected but never sent an uplink: fail the start (the slot is tried again) rather than look ready.
+    if (finding !== undefined && typeof granted === 'number' && granted >= 0x80) return this.refused(new Error(`${this.options.clientId}: ${finding}`));
+    if (finding !== undefined && !this.limitsChecked) this.warnLimit(finding);
+    this.limitsChecked = true;
+    this.ready = true;
+    this.subscribed?.resolve();
+    this.subscribed = undefined;
+  }
+
+  /**
+   * A refusal during start() fails the start and ends this consumer (the caller decides whether to try again with
+   * another); a refusal on a later reconnect only drops the connection, and the next attempt follows.
+   */
+  private refused(error: Error): void {
+    if (this.subscribed) {
+      this.subscribed.reject(error);
+      this.subscribed = undefined;
+      this.stopping = true;
+      clearTimeout(this.reconnectTimer);
+    }
+    this.drop(error.message);
+  }
+
+  private warnLimit(finding: string): void {
+    this.options.logger.warn({ clientId: this.options.clientId, finding }, 'external broker setting loses uplinks');
   }
 
   private received(packet: IPublishPacket): void {

@@ -4,11 +4,29 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * The platform's Prometheus metrics, in a registry of its own (not prom-client's global one), so several
  * platform instances in one test process never share counters.
  */
-export function createMetrics() {
+export function createMetrics(build: { version: string } = { version: 'unknown' }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'thingdesk_' });
+  new Gauge({
+    name: 'thingdesk_build_info',
+    help: 'Always 1; the labels say which thingdesk version runs on which Node.js.',
+    labelNames: ['version', 'node'] as const,
+    registers: [registry],
+  }).set({ version: build.version, node: process.version }, 1);
   return {
     registry,
+    graphqlOperations: new Counter({
+      name: 'thingdesk_graphql_operations_total',
+      help: 'GraphQL operations, by type, first root field (the name bounded by the schema) and outcome: ok, error (answered with errors), refused (not parsed or not valid).',
+      labelNames: ['type', 'field', 'outcome'] as const,
+      registers: [registry],
+    }),
+    loginFailures: new Counter({
+      name: 'thingdesk_login_failures_total',
+      help: 'GraphQL sign-ins refused, by reason: invalid (wrong e-mail, password or organization) or throttled (too many failures for the account).',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
     httpRequests: new Counter({
       name: 'thingdesk_http_requests_total',
       help: 'HTTP requests answered, by method, route and status code.',
@@ -54,6 +72,26 @@ function counter(registry: Registry, name: string, help: string): Counter {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/**
+ * Figures read from the running parts when Prometheus scrapes: live GraphQL subscriptions, active alerts by type
+ * and the embedded broker's connections by kind. Called once the parts exist (the composition root).
+ */
+export function observeRuntime(
+  metrics: Metrics,
+  read: { liveSubscriptions(): number; openAlerts(): Record<string, number>; mqttConnections(): Record<string, number> },
+): void {
+  new Gauge({
+    name: 'thingdesk_graphql_live_subscriptions',
+    help: 'Live GraphQL subscriptions (WebSocket and SSE) held on this instance.',
+    registers: [metrics.registry],
+    collect() {
+      this.set(read.liveSubscriptions());
+    },
+  });
+  observedGauge(metrics, 'thingdesk_alerts_open', "Things with an active alert, by alert type, as this instance's alert engine knows them (every organization).", 'type', read.openAlerts);
+  observedGauge(metrics, 'thingdesk_mqtt_connections', 'Clients connected to the embedded broker, by credential kind (gateway, integration); empty with an external broker.', 'kind', read.mqttConnections);
+}
+
 /** A gauge read when Prometheus scrapes: `read` gives the current figure of each value of its one label. */
 export function observedGauge(metrics: Metrics, name: string, help: string, label: string, read: () => Record<string, number>): void {
   new Gauge({
@@ -65,4 +103,9 @@ export function observedGauge(metrics: Metrics, name: string, help: string, labe
       for (const [value, figure] of Object.entries(read())) this.set({ [label]: value }, figure);
     },
   });
+}
+
+/** An info metric (Prometheus convention): always 1, the facts in its labels. */
+export function infoGauge(metrics: Metrics, name: string, help: string, labels: Record<string, string>): void {
+  new Gauge({ name, help, labelNames: Object.keys(labels), registers: [metrics.registry] }).set(labels, 1);
 }

@@ -31,7 +31,7 @@ export interface GatewayLayout {
  * remainder). Each device hears the devices before and after it on its gateway (1202), and every fourth has a
  * cellular location (1210). Throws RangeError for a prefix that would make invalid TUIDs.
  */
-export function layOutFleet(prefix: string, gatewayCount: number, deviceCount: number): GatewayLayout[] {
+export function layOutFleet(prefix: string, gatewayCount: number, deviceCount: number, reportsAfterTs = 0): GatewayLayout[] {
   if (!tuidPrefixPattern.test(prefix)) {
     throw new RangeError('the TUID prefix must be 1 to 40 letters, digits or . _ : - characters');
   }
@@ -49,6 +49,7 @@ export function layOutFleet(prefix: string, gatewayCount: number, deviceCount: n
           gatewayTuid,
           neighbours: [tuids[index - 1], tuids[index + 1]].filter((neighbour): neighbour is string => neighbour !== undefined),
           hasLocation: index % 4 === 0,
+          reportsAfterTs,
         }),
     );
     layout.push({ gatewayTuid, devices });

@@ -28,6 +28,12 @@ export interface FleetOptions {
   messages?: number;
   /** Default 1. */
   qos?: QoS;
+  /**
+   * Unix seconds the devices' reports come after (default 0): a fleet that follows another with the same TUIDs
+   * passes the earlier fleet's `lastReportTs()`, so that no device repeats a message (same id, time and bytes) the
+   * platform already stored.
+   */
+  reportsAfterTs?: number;
   /** TUID prefix, default "SIM": gateways are `SIM-GW-0001`, devices `SIM-0001-0001`. */
   tuidPrefix?: string;
   /** Default: 5, falling back to 4 (3.1.1) when the broker refuses 5. Given explicitly, no fallback. */
@@ -86,6 +92,8 @@ export interface FleetHandle {
   readonly finished: Promise<FleetReport>;
   /** The current totals. */
   progress(): FleetProgress;
+  /** The newest tsmTs any device reported, Unix seconds (for a fleet that follows this one: `reportsAfterTs`). */
+  lastReportTs(): number;
   /**
    * Holds the fleet back (true: nothing new is sent, publishes in flight still settle) or lets it go on (false).
    * For a load generator that must not run further ahead of a consumer than a backlog bound.

@@ -55,7 +55,7 @@ function sumCounts(gateways: readonly VirtualGateway[]): FleetCounts & { inFligh
  */
 export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
   checkOptions(options);
-  const layout = layOutFleet(options.tuidPrefix ?? 'SIM', options.gateways, options.devices);
+  const layout = layOutFleet(options.tuidPrefix ?? 'SIM', options.gateways, options.devices, options.reportsAfterTs);
   const budget = new FleetBudget(options.messages ?? Number.POSITIVE_INFINITY);
   const latencies = new LatencyRecorder();
   const clientIdPrefix = options.clientIdPrefix ?? `thingdesk-sim-${randomBytes(3).toString('hex')}`;
@@ -199,6 +199,7 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
     protocolVersion,
     finished,
     progress,
+    lastReportTs: () => Math.max(0, ...layout.flatMap((entry) => entry.devices.map((device) => device.lastReportedTs))),
     hold,
     stop,
   };

@@ -34,6 +34,11 @@ export interface VirtualDeviceOptions {
   random?: RandomSource;
   /** Milliseconds since epoch when the device "powered on" (for 1112 uptime). Defaults to the first report. */
   startedAt?: number;
+  /**
+   * Unix seconds its reports come after: a device standing in for one that already reported (the same TUID in an
+   * earlier fleet) repeats none of its messages. Default 0.
+   */
+  reportsAfterTs?: number;
 }
 
 /**
@@ -80,9 +85,15 @@ export class VirtualDevice {
     this.hasLocation = options.hasLocation ?? false;
     this.random = options.random ?? createRandom(hashString(options.tuid));
     this.startedAt = options.startedAt;
+    this.lastReportTs = options.reportsAfterTs ?? 0;
     this.sensors = new SensorModel(this.random);
     // Around Helsinki, spread over a few kilometres so a map of the fleet is not one dot.
     this.location = { lat: roundTo(60.15 + this.random() * 0.08, 5), lon: roundTo(24.88 + this.random() * 0.15, 5) };
+  }
+
+  /** tsmTs of the newest report, Unix seconds (0 before the first, or `reportsAfterTs`). */
+  get lastReportedTs(): number {
+    return this.lastReportTs;
   }
 
   /** Percent, as last reported or about to be. */

@@ -22,6 +22,7 @@ export interface Schema {
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   leases: LeasesTable;
+  instances: InstancesTable;
 }
 
 export interface OrganizationsTable {
@@ -201,4 +202,14 @@ export interface LeasesTable {
   name: string;
   holder: string;
   expires_at: number;
+}
+
+export interface InstancesTable {
+  id: string;
+  version: string;
+  host: string;
+  started_at: number;
+  heartbeat_at: number;
+  /** JSON of the instance's figures at its last heartbeat. */
+  details: string;
 }

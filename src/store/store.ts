@@ -1,5 +1,6 @@
 import { alertsStore } from './alerts-store.js';
 import { alertEvaluationStore } from './alert-evaluation-store.js';
+import { instancesStore } from './instances-store.js';
 import { leasesStore } from './leases-store.js';
 import { loginAttemptsStore } from './login-attempts-store.js';
 import { sessionsStore } from './sessions-store.js';
@@ -40,6 +41,7 @@ export function createStore(database: Database) {
     alerts: alertsStore(db),
     alertEvaluation: alertEvaluationStore(db, database.dialect),
     leases: leasesStore(db),
+    instances: instancesStore(db),
     sessions: sessionsStore(db),
     loginAttempts: loginAttemptsStore(db),
   };

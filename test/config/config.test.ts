@@ -93,6 +93,15 @@ describe('configuration', () => {
     ['MQTT_CLIENT_ID', 'has space'],
     ['MQTT_CONSUMER_SLOTS', '0'],
     ['MQTT_SHARED_GROUP', 'a/b'],
+    ['METRICS_PORT', '70000'],
+    ['METRICS_HOST', 'bad host'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has a space in the middle of it'],
+    ['CORS_ORIGINS', 'dashboard.example.com'],
+    ['CORS_ORIGINS', 'https://dashboard.example.com/app'],
+    ['CORS_ORIGINS', 'https://a.example,*'],
+    ['CORS_ORIGINS', 'ftp://files.example'],
+    ['CORS_ORIGINS', 'https://user@a.example'],
   ];
   for (const [variable, value] of invalid) {
     test(`${variable}=${JSON.stringify(value)} is refused naming ${variable}`, () => {
@@ -102,6 +111,13 @@ describe('configuration', () => {
       );
     });
   }
+
+  test('CORS_ORIGINS: empty is none, a list is read as browsers send Origin, * stands alone', () => {
+    assert.deepEqual(loadConfig({}).corsOrigins, []);
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: ' https://Dash.Example.com/ , http://localhost:3000' }).corsOrigins, ['https://dash.example.com', 'http://localhost:3000']);
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: 'https://a.example:443' }).corsOrigins, ['https://a.example']);
+    assert.equal(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, '*');
+  });
 
   test('a database password never appears in a configuration error', () => {
     assert.throws(

@@ -52,7 +52,8 @@ function naiveCost(document: DocumentNode, budget: number): SelectionCost | unde
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   let walked = 0;
   const walk = (set: SelectionSetNode): SelectionCost => {
-    const cost = { depth: 0, fields: 0, roots: 0 };
+    // The graphs select no introspection: those parts of the cost stay zero.
+    const cost = { depth: 0, fields: 0, roots: 0, lists: 0, introspectionDepth: 0, introspectionFields: 0, introspectionLists: 0 };
     for (const selection of set.selections) {
       if (++walked > budget) throw new RangeError('budget');
       const inner =

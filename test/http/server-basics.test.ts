@@ -70,6 +70,7 @@ describe('HTTP server basics', () => {
     const unknown = await fetch(server.url('/api/v1/no-such-thing'), { method: 'DELETE' });
     assert.equal(unknown.status, 404, 'an unknown path stays 404 whatever the method');
     assert.equal(unknown.headers.get('allow'), null);
+    assert.equal((await fetch(server.url('/api/v1/things'), { method: 'OPTIONS' })).status, 404, 'an OPTIONS nobody answers stays 404 (CORS answers preflights)');
   });
 
   test('a trailing slash reaches the same route', async () => {

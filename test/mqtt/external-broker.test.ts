@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { connectAsync } from 'mqtt';
+import { metric, slotsHeld } from '../helpers/app-metrics.js';
 import { cleanupStores, createPostgresUrl, postgresSkipReason } from '../helpers/databases.js';
 import { closeMqttClients, collectMessages, connectMqtt, eventually } from '../helpers/mqtt-clients.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -122,13 +123,4 @@ describe('external broker start-up', () => {
   });
 });
 
-async function slotsHeld(server: TestApp): Promise<number> {
-  const text = await server.app.metrics.registry.getSingleMetricAsString('thingdesk_mqtt_consumer');
-  return Number(/figure="slots_held"\} (\d+)/.exec(text)?.[1] ?? -1);
-}
-
-async function metric(server: TestApp, name: string): Promise<number> {
-  const text = await server.app.metrics.registry.getSingleMetricAsString(name);
-  return Number(/ (\d+)$/m.exec(text)?.[1] ?? 0);
-}
 

@@ -21,19 +21,30 @@ interface FloodingBroker {
   acknowledged: number[];
   /** Publishes the broker has written so far. */
   sent(): number;
+  /** Connections accepted so far. */
+  connections(): number;
 }
 
-/** Accepts one consumer, answers CONNACK and SUBACK, then writes `publishes` QoS 1 messages at once. */
-async function floodingBroker(publishes: number): Promise<FloodingBroker> {
+interface BrokerAnswers {
+  connackProperties?: Record<string, unknown>;
+  /** The SUBACK's reason code for the one subscription (1: QoS 1 granted). */
+  granted?: number;
+}
+
+/** Accepts a consumer, answers CONNACK and SUBACK, then writes `publishes` QoS 1 messages at once. */
+async function floodingBroker(publishes: number, answers: BrokerAnswers = {}): Promise<FloodingBroker> {
   const acknowledged: number[] = [];
   let sent = 0;
+  let connections = 0;
   const server = createServer((socket: Socket) => {
+    connections += 1;
     const parser = mqttPacket.parser({ protocolVersion: 5 });
     const write = (packet: Packet) => socket.write(mqttPacket.generate(packet, { protocolVersion: 5 }));
     parser.on('packet', (packet: Packet) => {
-      if (packet.cmd === 'connect') write({ cmd: 'connack', sessionPresent: false, reasonCode: 0 });
+      if (packet.cmd === 'connect') write({ cmd: 'connack', sessionPresent: false, reasonCode: 0, properties: answers.connackProperties });
       if (packet.cmd === 'subscribe') {
-        write({ cmd: 'suback', messageId: packet.messageId, granted: [1] });
+        write({ cmd: 'suback', messageId: packet.messageId, granted: [answers.granted ?? 1] });
+        if ((answers.granted ?? 1) >= 0x80) return;
         const payload = Buffer.alloc(1024, 'x');
         const flood = () => {
           // Written as fast as the socket takes them: a broker that respected the limit would stop at it.
@@ -55,7 +66,7 @@ async function floodingBroker(publishes: number): Promise<FloodingBroker> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (typeof address !== 'object' || !address) throw new Error('no port');
-  return { url: `mqtt://127.0.0.1:${address.port}`, acknowledged, sent: () => sent };
+  return { url: `mqtt://127.0.0.1:${address.port}`, acknowledged, sent: () => sent, connections: () => connections };
 }
 
 test('a broker that sends past the Receive Maximum is read no further until uplinks are acknowledged', async () => {
@@ -93,5 +104,67 @@ test('a broker that sends past the Receive Maximum is read no further until upli
   } finally {
     pending.splice(0).forEach((resolve) => resolve());
     await consumer.stop();
+  }
+});
+
+/** A consumer on `url` whose warnings are collected. */
+function watchedConsumer(url: string) {
+  const warnings: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(String((JSON.parse(line) as { finding?: string }).finding ?? '')) });
+  const consumer = new PipelinedConsumer({
+    url,
+    clientId: 'test-slot-1',
+    sessionExpiryS: 86_400,
+    receiveMaximum: 100,
+    maxPacketSize: 1 << 20,
+    subscription: '$share/test/thingdesk/+/up/+',
+    logger,
+    onMessage: async () => undefined,
+  });
+  return { consumer, warnings };
+}
+
+test('broker settings that lose uplinks are named at start-up; a broker that keeps what is needed draws no warning', async () => {
+  const lossy = watchedConsumer((await floodingBroker(0, { connackProperties: { sessionExpiryInterval: 300, maximumQoS: 0, sharedSubscriptionAvailable: false } })).url);
+  try {
+    await lossy.consumer.start();
+    assert.equal(lossy.warnings.length, 3, lossy.warnings.join('\n'));
+    assert.match(lossy.warnings.join('\n'), /does not offer shared subscriptions/);
+    assert.match(lossy.warnings.join('\n'), /QoS 0 only/);
+    assert.match(lossy.warnings.join('\n'), /keeps a consumer session 300 s, not the 86400 s/);
+  } finally {
+    await lossy.consumer.stop();
+  }
+  const sound = watchedConsumer((await floodingBroker(0, { connackProperties: { sessionExpiryInterval: 86_400, sharedSubscriptionAvailable: true } })).url);
+  try {
+    await sound.consumer.start();
+    assert.deepEqual(sound.warnings, []);
+  } finally {
+    await sound.consumer.stop();
+  }
+});
+
+test('a subscription granted QoS 0 is warned about; one the broker refuses fails the start instead of looking ready', async () => {
+  const downgraded = watchedConsumer((await floodingBroker(0, { granted: 0 })).url);
+  try {
+    await downgraded.consumer.start();
+    assert.deepEqual(downgraded.warnings.length, 1);
+    assert.match(downgraded.warnings[0]!, /granted the uplink subscription QoS 0 only/);
+  } finally {
+    await downgraded.consumer.stop();
+  }
+  const refused = watchedConsumer((await floodingBroker(0, { granted: 0x87 })).url);
+  try {
+    const broker = await floodingBroker(0, { granted: 0x87 });
+    const again = watchedConsumer(broker.url);
+    await assert.rejects(again.consumer.start(), /refused the uplink subscription \(reason 135\)/);
+    assert.equal(again.consumer.ready, false);
+    // A failed start leaves nothing behind that reconnects on its own.
+    const connectionsBefore = broker.connections();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(broker.connections(), connectionsBefore, 'no reconnect after a failed start');
+    await assert.rejects(refused.consumer.start(), /refused the uplink subscription \(reason 135\)/);
+  } finally {
+    await refused.consumer.stop();
   }
 });

@@ -108,6 +108,17 @@ describe('virtual device', () => {
     assert.deepEqual(device.nextMessages(start + 601_000), []);
   });
 
+  test('a device standing in for one that already reported continues after its last tsmTs, repeating none', () => {
+    const first = layOutFleet('again', 1, 1)[0]!.devices[0]!;
+    const sent = [0, 100, 200, 300].flatMap((offset) => first.nextMessages(start + offset).map((message) => message.tsmTs as number));
+    assert.equal(first.lastReportedTs, Math.max(...sent));
+    // The same TUID in a later fleet, started within the same second: its reports come after the first's.
+    const second = layOutFleet('again', 1, 1, first.lastReportedTs)[0]!.devices[0]!;
+    const next = second.nextMessages(start + 400).map((message) => message.tsmTs as number);
+    assert.ok(next.length > 0 && next.every((ts) => ts > Math.max(...sent)), `${next.join(',')} after ${sent.join(',')}`);
+    assert.ok(layOutFleet('again', 1, 1)[0]!.devices[0]!.nextMessages(start + 400).some((message) => sent.includes(message.tsmTs as number)), 'without it the second fleet repeats');
+  });
+
   test('the fleet layout spreads devices evenly with valid, prefixed, unique TUIDs', () => {
     const layout = layOutFleet('demo.A', 3, 10);
     assert.deepEqual(layout.map((gateway) => gateway.devices.length), [4, 3, 3]);

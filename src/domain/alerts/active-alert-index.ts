@@ -1,6 +1,6 @@
 import type { StoredMessage } from '../messages/message-types.js';
 import { reportedBatteryLevel, type AlertThresholds } from './alert-rules.js';
-import type { AlertChange } from './alert-types.js';
+import type { AlertChange, AlertType } from './alert-types.js';
 
 /** What one batch of stored messages may change, or undefined when it changes nothing (the common case). */
 export interface IngestAlertPlan {
@@ -32,6 +32,11 @@ export class ActiveAlertIndex {
     this.gateways = new Map();
     this.batteryTuids = new Set();
     for (const period of active) this.apply(period);
+  }
+
+  /** Things with an active alert, by alert type (the metrics' open alerts). */
+  counts(): Record<AlertType, number> {
+    return { 'gateway connection lost': this.gatewayAlertTuids.size, 'device connection lost': this.deviceTuids.size, 'battery low': this.batteryTuids.size };
   }
 
   /** Records one opened (closedAt null) or closed period. */

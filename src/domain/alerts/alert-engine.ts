@@ -55,6 +55,14 @@ export class AlertEngine {
     this.thresholds = alertThresholds(deps.config);
   }
 
+  /**
+   * Active alerts by type as this instance knows them: every organization's, read from the store at each timer
+   * run (ALERT_INTERVAL_S) and kept up to date by this instance's own changes.
+   */
+  activeAlertCounts(): Record<string, number> {
+    return this.index.counts();
+  }
+
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;

@@ -23,7 +23,7 @@ export class ClientTokens {
   private readonly revocations = new Map<string, { revoked: boolean; checkedAt: number }>();
 
   constructor(private readonly deps: { store: Store; clock: Clock; signingKeys: SigningKeys; events: DomainEventBus }) {
-    deps.events.on('apiClientRevoked', ({ clientId }) => this.forgetClient(clientId));
+    deps.events.onAnyInstance('apiClientRevoked', ({ clientId }) => this.forgetClient(clientId));
   }
 
   /** Issues a token; UNAUTHENTICATED, the same for an unknown id, a wrong secret and a revoked client. */

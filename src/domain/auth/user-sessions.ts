@@ -41,7 +41,7 @@ export class UserSessions {
   constructor(private readonly deps: { store: Store; clock: Clock; signingKeys: SigningKeys; events: DomainEventBus }) {
     this.throttle = new LoginThrottle(deps.store.loginAttempts);
     // Sessions ended elsewhere in the domain (a user deleted or given another role) stop working here at once.
-    deps.events.on('sessionsEnded', ({ sessionIds }) => {
+    deps.events.onAnyInstance('sessionsEnded', ({ sessionIds }) => {
       for (const id of sessionIds) this.markEnded(id);
     });
   }

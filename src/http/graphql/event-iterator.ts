@@ -21,7 +21,7 @@ export function iterateEvents<K extends DomainEventName, T>(
   const buffer: T[] = [];
   let waiting: ((result: IteratorResult<T>) => void) | undefined;
   let done = false;
-  const unsubscribe = bus.on(name, (event) => {
+  const unsubscribe = bus.onAnyInstance(name, (event) => {
     if (done) return;
     for (const item of select(event)) {
       if (waiting) {

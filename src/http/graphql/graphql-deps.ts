@@ -3,6 +3,7 @@ import type { CommandDownlink } from '../../domain/commands/command-downlink.js'
 import type { DomainDeps } from '../../domain/domain-deps.js';
 import type { UserPrincipal } from '../../domain/auth/principal.js';
 import type { UserSessions } from '../../domain/auth/user-sessions.js';
+import type { Metrics } from '../../observability/metrics.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { EventQueueBound } from './event-iterator.js';
 import type { RawJsonSplicer } from './raw-json.js';
@@ -15,6 +16,8 @@ export interface GraphqlDeps extends DomainDeps {
   downlink: CommandDownlink;
   /** Requests per minute per verified caller (API client or user) and per client address. */
   limits: { perCaller: RateLimiter; perAddress: RateLimiter };
+  /** Where operations and sign-in failures are counted. */
+  metrics: Metrics;
 }
 
 /** Per operation: who calls (undefined when not signed in) and the collaborators. */

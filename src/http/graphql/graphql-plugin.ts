@@ -9,11 +9,14 @@ import { httpStatusOf, toAppError } from '../problem.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
 import { appErrorAsGraphql, formatGraphqlError } from './graphql-errors.js';
 import { CompiledExecution } from './compiled-execution.js';
+import { countOperation } from './operation-metrics.js';
 import { OperationPreparer } from './operation-preparer.js';
 import { RawJsonSplicer } from './raw-json.js';
 import { LiveStreams } from './live-streams.js';
 import { allResolvers } from './resolvers/all-resolvers.js';
 import { buildRoleSchemas } from './role-schemas.js';
+import { registerExplorerAssets, sendExplorerPage, wantsExplorer } from './graphql-explorer.js';
+import { registerSchemaDocument } from './schema-document.js';
 import { serveEventStream } from './sse-stream.js';
 import { attachWebSocketServer } from './websocket-server.js';
 
@@ -31,9 +34,10 @@ declare module 'fastify' {
 /**
  * The GraphQL interface (SPEC section 4) at GRAPHQL_PATH: GraphQL over HTTP (graphql-http, POST and GET),
  * over SSE (graphql-sse, when the client accepts text/event-stream) and over WebSocket (graphql-ws). The caller's
- * token picks one of the role schemas; resolvers call the same domain functions as REST.
+ * token picks one of the role schemas; resolvers call the same domain functions as REST. A browser asking for
+ * HTML gets the explorer (graphql-explorer.ts); each role schema is also published as SDL (schema-document.ts).
  */
-export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { close(): Promise<void> } {
+export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { liveSubscriptions(): number; close(): Promise<void> } {
   const schemas = buildRoleSchemas(allResolvers());
   const preparer = new OperationPreparer(schemas);
   const compiled = new CompiledExecution();
@@ -47,7 +51,10 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
   ) => {
     const principal = request.graphqlUser;
     const prepared = preparer.prepare(params.query, principal?.role ?? 'anonymous', request.graphqlTokenProblem);
-    if (Array.isArray(prepared)) return prepared;
+    if (Array.isArray(prepared)) {
+      countOperation(deps.metrics, 'refused');
+      return prepared;
+    }
     const { schema, document } = prepared as Exclude<typeof prepared, readonly unknown[]>;
     const contextValue: GraphqlContext = { principal, deps, rawJson };
     return { schema, document, variableValues: params.variables ?? undefined, operationName: params.operationName ?? undefined, contextValue };
@@ -65,7 +72,12 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
       return prepared as never;
     },
     parseRequestParams: readRequestParams as never,
-    execute: (args) => compiled.execute(args),
+    execute: async (args) => {
+      const result = await compiled.execute(args);
+      const failed = 'errors' in result && (result.errors?.length ?? 0) > 0;
+      countOperation(deps.metrics, failed ? 'error' : 'ok', args.document, args.operationName);
+      return result;
+    },
     formatError,
   });
   const { config } = deps;
@@ -80,7 +92,13 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
     },
     onError: (error) => app.log.warn({ err: error }, 'live stream session check failed'),
   });
-  const sse = { prepare: onSubscribe, formatError, live, sendBufferBytes: config.graphqlSendBufferBytes };
+  // Over SSE an operation counts as ok once it starts (a refused one in onSubscribe); its events are not counted.
+  const prepareStream: typeof onSubscribe = (request, params) => {
+    const prepared = onSubscribe(request, params);
+    if (!Array.isArray(prepared)) countOperation(deps.metrics, 'ok', (prepared as { document: DocumentNode }).document, params.operationName);
+    return prepared;
+  };
+  const sse = { prepare: prepareStream, formatError, live, sendBufferBytes: config.graphqlSendBufferBytes };
 
   app.decorateRequest('graphqlUser', undefined);
   app.decorateRequest('graphqlTokenProblem', undefined);
@@ -116,6 +134,7 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
       return rawJson && !rawJson.isEmpty && typeof payload === 'string' ? rawJson.splice(payload) : payload;
     },
     handler: async (request, reply) => {
+      if (wantsExplorer(request)) return sendExplorerPage(reply, config.graphqlPath);
       const accept = request.headers.accept ?? '';
       if (!accept.includes('text/event-stream')) return httpHandler.call(app, request, reply);
       // Event streams never end by themselves: remember them, so a shutdown can end them and not wait forever.
@@ -125,9 +144,13 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { clos
     },
   });
 
+  registerExplorerAssets(app, config.graphqlPath);
+  registerSchemaDocument(app, { graphqlPath: config.graphqlPath, schemas, onRequest: (request) => authenticate(request, deps) });
+
   const streams = new Set<import('node:http').ServerResponse>();
   const webSockets = attachWebSocketServer(app, { ...deps, schemas, preparer, formatError, live });
   return {
+    liveSubscriptions: () => live.subscriptionCount,
     async close() {
       live.stop();
       for (const stream of streams) stream.end();

@@ -47,7 +47,8 @@ function sessionEnd(reason?: string): StreamEnd {
 /**
  * The live GraphQL connections of this instance (SPEC section 4, subscriptions). A session that ends here
  * (logout, refresh token reuse, a user deleted or given another role) ends its connections at once, through the
- * `sessionsEnded` event; one that ends on another instance is found by a periodic check of the store. It also
+ * `sessionsEnded` event, relayed from other instances on PostgreSQL (cluster-events.ts); a periodic check of the
+ * store covers what a relay outage missed. It also
  * holds the subscription caps, per connection and per user, so that one account cannot multiply the work of
  * every uplink without bound.
  */
@@ -58,7 +59,7 @@ export class LiveStreams {
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly deps: { events: DomainEventBus; sessions: UserSessions; limits: LiveStreamLimits; onError: (error: unknown) => void }) {
-    this.stopListening = deps.events.on('sessionsEnded', ({ sessionIds, reason }) => {
+    this.stopListening = deps.events.onAnyInstance('sessionsEnded', ({ sessionIds, reason }) => {
       const ended = new Set(sessionIds);
       for (const entry of this.entries) if (ended.has(entry.principal.sessionId)) this.end(entry, sessionEnd(reason));
     });
@@ -68,6 +69,13 @@ export class LiveStreams {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Live subscriptions held on all of this instance's connections. */
+  get subscriptionCount(): number {
+    let count = 0;
+    for (const entry of this.entries) count += entry.subscriptions;
+    return count;
   }
 
   /** Registers a connection; `end` is how its transport closes it. */

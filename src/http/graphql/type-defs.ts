@@ -1,107 +1,489 @@
 /**
  * The full GraphQL schema (SPEC section 4). Each role sees a part of it (access.ts); the fixed operations of the
- * SPEC table keep exactly these names and shapes. Descriptions end up in introspection, so they are written for
- * the people who read it.
+ * SPEC table keep exactly these names and shapes, and arguments keep their types. Descriptions end up in
+ * introspection and the published SDL, so they are written for the people who read them; every type, field,
+ * argument and enum value has one (a test checks). Closed sets that are returned are enums whose values keep the
+ * spelling REST and the live streams use (`installed`, `opened`, ...), so nothing changes on the wire; alert types,
+ * whose names have spaces, keep their `String` field with an enum field beside it.
  */
 export const typeDefs = /* GraphQL */ `
+  "thingdesk: things, their messages, commands, installation status, groups and alerts, for the caller's organization."
+  schema { query: Query mutation: Mutation subscription: Subscription }
+
   "Any JSON value: device messages and commands, whose fields depend on the message id (see the catalog)."
   scalar JSON
 
-  enum Role { MANAGER INSTALLER VIEWER }
-  enum MqttCredentialKind { GATEWAY INTEGRATION }
+  "A user's role: what the user may call (docs/graphql.md has the table)."
+  enum Role {
+    "Everything, including users, API clients and MQTT credentials."
+    MANAGER
+    "Reads, plus setting installation status and assigning things to groups."
+    INSTALLER
+    "Reads only."
+    VIEWER
+  }
 
-  input LoginInput { email: String! organizationName: String! password: String! }
-  input RefreshTokenInput { organizationId: String! refreshToken: String! }
+  "What an MQTT credential may do on the broker."
+  enum MqttCredentialKind {
+    "A gateway: publishes its things' uplinks and receives their commands."
+    GATEWAY
+    "An integration: reads the organization's data feed and alert events."
+    INTEGRATION
+  }
 
-  type LoginResult { accessToken: String! expiresIn: Int! refreshExpiresIn: Int! refreshToken: String! organizationId: String! }
-  type RefreshTokenResult { accessToken: String! expiresIn: Int! refreshExpiresIn: Int! refreshToken: String! }
-  type LogoutResult { success: Boolean! }
+  "Where a thing stands in its installation life cycle (the same words as REST)."
+  enum InstallationStatus {
+    "Known to the platform (first heard or created), not yet installed."
+    new
+    "Installed in the field."
+    installed
+    "Taken out of the field; may be installed again."
+    uninstalled
+    "Set aside: raises no connection alerts."
+    quarantine
+    "Out of service for good: raises no connection alerts."
+    retired
+  }
 
-  type User { id: ID! email: String! role: Role! organizationId: String! }
-  type Organization { id: ID! name: String! }
+  "Where a sent command stands."
+  enum CommandStatus {
+    "Published to the thing; no answer with its transactionId yet."
+    sent
+    "The thing answered (its echo or another answer)."
+    applied
+    "The thing answered with a 1102: it cannot supply what was asked."
+    unavailable
+  }
 
-  type Location { lat: Float! lon: Float! }
+  "Whether an alert period began or ended."
+  enum AlertState {
+    "The period began: the alert is active."
+    opened
+    "The period ended: the alert is no longer active."
+    closed
+  }
+
+  "The kinds of alert, as enum values; the alertType fields carry the same kinds in their REST spelling."
+  enum AlertType {
+    "'gateway connection lost': nothing arrived through the thing's gateway for GATEWAY_TIMEOUT_S."
+    GATEWAY_CONNECTION_LOST
+    "'device connection lost': nothing arrived from the thing for DEVICE_TIMEOUT_S."
+    DEVICE_CONNECTION_LOST
+    "'battery low': the thing's battery level is below BATTERY_LOW_PERCENT (until it reaches BATTERY_OK_PERCENT)."
+    BATTERY_LOW
+  }
+
+  "What login needs (seed 001)."
+  input LoginInput {
+    "The user's e-mail."
+    email: String!
+    "The name of the user's organization (case is ignored)."
+    organizationName: String!
+    "The user's password."
+    password: String!
+  }
+
+  "What refreshToken needs (seed 001)."
+  input RefreshTokenInput {
+    "The organizationId of the login result."
+    organizationId: String!
+    "The current refresh token; each works once."
+    refreshToken: String!
+  }
+
+  "A new session's tokens."
+  type LoginResult {
+    "JWT for Authorization: Bearer on later requests."
+    accessToken: String!
+    "Seconds the access token is valid (900)."
+    expiresIn: Int!
+    "Seconds the refresh token is valid (43200)."
+    refreshExpiresIn: Int!
+    "JWT that refreshToken exchanges for a new pair, once."
+    refreshToken: String!
+    "The organization of the signed-in user."
+    organizationId: String!
+  }
+
+  "A session's new token pair."
+  type RefreshTokenResult {
+    "JWT for Authorization: Bearer on later requests."
+    accessToken: String!
+    "Seconds the access token is valid (900)."
+    expiresIn: Int!
+    "Seconds the refresh token is valid (43200)."
+    refreshExpiresIn: Int!
+    "The refresh token to use next time; the one sent no longer works."
+    refreshToken: String!
+  }
+
+  "The outcome of logout."
+  type LogoutResult {
+    "True: the session has ended and its tokens no longer work."
+    success: Boolean!
+  }
+
+  "A user of the organization."
+  type User {
+    "The user's id."
+    id: ID!
+    "The user's e-mail, unique in the organization."
+    email: String!
+    "What the user may call."
+    role: Role!
+    "The user's organization."
+    organizationId: String!
+  }
+
+  "The caller's organization."
+  type Organization {
+    "The organization's id."
+    id: ID!
+    "The organization's name, used to sign in."
+    name: String!
+  }
+
+  "A position in degrees (WGS 84)."
+  type Location {
+    "Latitude, -90 to 90."
+    lat: Float!
+    "Longitude, -180 to 180."
+    lon: Float!
+  }
+
   "A thing's summary: each value from the newest message (by tsmTs) that carries it."
   type Thing {
+    "The thing's TUID."
     tuid: ID!
-    "Newest 1110 batl, rounded to a whole percent."
+    "Newest 1110 batl, rounded to a whole percent; null until one arrives."
     batteryLevel: Int
-    "tsmTs (Unix seconds) of the newest message."
+    "tsmTs of the newest message, Unix seconds (fractions possible); null until one arrives."
     timestamp: Float
+    "Newest location reported; null until one arrives."
     location: Location
+    "TUID of the gateway the newest message came through."
     gatewayTuid: String
     "Newest 1100 swVersion; 'unknown' until one arrives."
     version: String!
-    installationStatus: String!
-    "'unassigned' for a thing in no group."
+    "Where the thing stands in its installation life cycle."
+    installationStatus: InstallationStatus!
+    "The thing's deployment group; 'unassigned' for a thing in no group."
     groupId: String!
   }
-  type ThingEdge { cursor: String! node: Thing! }
-  type PageInfo { hasNextPage: Boolean! endCursor: String }
-  type ThingConnection { edges: [ThingEdge!]! nodes: [Thing!]! pageInfo: PageInfo! }
 
-  type Group { groupId: String! description: String thingCount: Int! "Unix seconds; null for the unassigned pseudo-group." createdAt: Int }
-  type GroupThings { groupId: String! tuids: [ID!]! things: [Thing!]! }
+  "A thing in a page of things."
+  type ThingEdge {
+    "Opaque cursor: pass it as after to continue after this thing."
+    cursor: String!
+    "The thing."
+    node: Thing!
+  }
 
-  type AlertPeriod { "Local date-time in ALERT_TIMEZONE." from: String! "Null while active." to: String }
-  type AlertRecord { tuid: ID! alertType: String! alerts: [AlertPeriod!]! }
-  type AlertEvent { tuid: ID! alertType: String! "opened or closed" state: String! from: String! to: String }
+  "Where a page of a connection lies in the whole list."
+  type PageInfo {
+    "True when more items follow this page."
+    hasNextPage: Boolean!
+    "True when the page was asked for after a cursor (items may precede it); false on the first page."
+    hasPreviousPage: Boolean!
+    "Cursor of the page's first item; null for an empty page."
+    startCursor: String
+    "Cursor to pass as after for the next page; null on the last page."
+    endCursor: String
+  }
 
-  type InstallationResult { tuid: ID! installationStatus: String! groupId: String! timestamp: Int! responsible: String! }
-  type InstallationHistoryEntry { installationStatus: String! timestamp: Int! responsible: String! }
+  "A page of the organization's things, by TUID."
+  type ThingConnection {
+    "The things of the page with their cursors."
+    edges: [ThingEdge!]!
+    "The things of the page, without cursors."
+    nodes: [Thing!]!
+    "Where the page lies, and how to get the next one."
+    pageInfo: PageInfo!
+  }
 
-  type SendCommandsResult { tuid: ID! timestamp: Int! responsible: String! commands: [JSON!]! }
-  type CommandRecord { tuid: ID! timestamp: Int! responsible: String! command: JSON! commands: [JSON!]! }
+  "A deployment group and how many things it holds."
+  type Group {
+    "The group's id; 'unassigned' is the pseudo-group of things in no group."
+    groupId: String!
+    "Free text; null when none was given."
+    description: String
+    "Things in the group."
+    thingCount: Int!
+    "When the group was created, Unix seconds; null for the unassigned pseudo-group."
+    createdAt: Int
+  }
 
-  type ApiClientCredentials { clientId: String! clientSecret: String! }
-  type ApiClient { clientId: String! name: String! createdAt: Int! revoked: Boolean! }
-  type MqttCredentialSecret { username: String! password: String! kind: MqttCredentialKind! }
-  type MqttCredential { username: String! kind: MqttCredentialKind! createdAt: Int! revoked: Boolean! }
+  "A group's things."
+  type GroupThings {
+    "The group's id."
+    groupId: String!
+    "TUIDs of the group's things."
+    tuids: [ID!]!
+    "The group's things with their summaries."
+    things: [Thing!]!
+  }
 
+  "One period of an alert, as REST's alert records show it."
+  type AlertPeriod {
+    "When the period began: local date-time (YYYY-MM-DDTHH:MM:SS, no offset) in ALERT_TIMEZONE."
+    from: String!
+    "When the period ended: local date-time in ALERT_TIMEZONE; null while active."
+    to: String
+  }
+
+  "A thing's periods of one alert type, as REST's alert records show them."
+  type AlertRecord {
+    "The thing's TUID."
+    tuid: ID!
+    "The alert type in REST's spelling: 'gateway connection lost', 'device connection lost' or 'battery low'."
+    alertType: String!
+    "The alert type as an enum value."
+    type: AlertType!
+    "The periods overlapping the asked window, oldest first."
+    alerts: [AlertPeriod!]!
+  }
+
+  "An alert period opening or closing (the same event as the MQTT alert feed)."
+  type AlertEvent {
+    "The thing's TUID."
+    tuid: ID!
+    "The alert type in REST's spelling: 'gateway connection lost', 'device connection lost' or 'battery low'."
+    alertType: String!
+    "The alert type as an enum value."
+    type: AlertType!
+    "Whether the period began or ended."
+    state: AlertState!
+    "When the period began: local date-time (YYYY-MM-DDTHH:MM:SS, no offset) in ALERT_TIMEZONE."
+    from: String!
+    "When the period ended: local date-time in ALERT_TIMEZONE; null when it opened."
+    to: String
+  }
+
+  "A thing's installation status after a change."
+  type InstallationResult {
+    "The thing's TUID."
+    tuid: ID!
+    "The status now."
+    installationStatus: InstallationStatus!
+    "The thing's deployment group; 'unassigned' for a thing in no group."
+    groupId: String!
+    "When the status was set, Unix seconds."
+    timestamp: Int!
+    "Who set it: the user's e-mail (a REST client's id for changes made over REST)."
+    responsible: String!
+  }
+
+  "One change of a thing's installation status."
+  type InstallationHistoryEntry {
+    "The status set."
+    installationStatus: InstallationStatus!
+    "When it was set, Unix seconds."
+    timestamp: Int!
+    "Who set it: a user's e-mail or a REST client's id."
+    responsible: String!
+  }
+
+  "Commands as published to a thing."
+  type SendCommandsResult {
+    "The thing's TUID."
+    tuid: ID!
+    "When they were sent, Unix seconds."
+    timestamp: Int!
+    "Who sent them: the user's e-mail."
+    responsible: String!
+    "The commands as published, with tsmTs and tsmDstTuid set."
+    commands: [JSON!]!
+  }
+
+  "One request of a thing's command history."
+  type CommandRecord {
+    "The thing's TUID."
+    tuid: ID!
+    "When the request was sent, Unix seconds."
+    timestamp: Int!
+    "Who sent it: a user's e-mail or a REST client's id."
+    responsible: String!
+    "The first command of the request with its status, response and respondedAt (Unix seconds), as REST shows it."
+    command: JSON!
+    "Every command of the request, as command shows the first."
+    commands: [JSON!]!
+    "Where the first command stands (its status in command)."
+    status: CommandStatus!
+    "Where each command stands, in the order of commands."
+    statuses: [CommandStatus!]!
+  }
+
+  "A new API client's credentials; the secret is shown this once."
+  type ApiClientCredentials {
+    "The client's id (client_id of REST's token endpoint)."
+    clientId: String!
+    "The client's secret (client_secret); only its hash is stored."
+    clientSecret: String!
+  }
+
+  "An API client of REST."
+  type ApiClient {
+    "The client's id."
+    clientId: String!
+    "The name given at creation."
+    name: String!
+    "When it was created, Unix seconds."
+    createdAt: Int!
+    "True once revoked: its tokens no longer work."
+    revoked: Boolean!
+  }
+
+  "A new MQTT credential; the password is shown this once."
+  type MqttCredentialSecret {
+    "The MQTT username."
+    username: String!
+    "The MQTT password; only its hash is stored."
+    password: String!
+    "What the credential may do."
+    kind: MqttCredentialKind!
+  }
+
+  "An MQTT credential of the organization."
+  type MqttCredential {
+    "The MQTT username."
+    username: String!
+    "What the credential may do."
+    kind: MqttCredentialKind!
+    "When it was created, Unix seconds."
+    createdAt: Int!
+    "True once revoked: its connections are closed and it cannot connect."
+    revoked: Boolean!
+  }
+
+  "Reads. Every one answers for the caller's organization only."
   type Query {
     "Placeholder: GraphQL needs a query type, and a caller who is not signed in may only sign in."
     _empty: Boolean
+    "The signed-in user."
     me: User!
+    "The caller's organization."
     organization: Organization!
-    thing(tuid: ID!): Thing
-    things(first: Int, after: String, groupId: String, installationStatus: String, q: String): ThingConnection!
-    messages(tuid: ID!, messageIds: [Int!], eventIds: [Int!], from: Int, to: Int, limit: Int!): [JSON!]!
-    alerts(tuid: ID!, from: Int, to: Int): [AlertRecord!]!
+    "One thing's summary; null for a thing the caller cannot see."
+    thing("The thing's TUID." tuid: ID!): Thing
+    "The organization's things by TUID, a page at a time."
+    things(
+      "Things per page, 1 to 1000 (default 100)."
+      first: Int
+      "endCursor of the previous page."
+      after: String
+      "Only things of this group ('unassigned': things in no group)."
+      groupId: String
+      "Only things with this status: new, installed, uninstalled, quarantine or retired."
+      installationStatus: String
+      "Only things whose TUID contains this text, ignoring case."
+      q: String
+    ): ThingConnection!
+    "A thing's stored messages, newest first, exactly as REST returns them."
+    messages(
+      "The thing's TUID."
+      tuid: ID!
+      "Only these message ids (tsmId)."
+      messageIds: [Int!]
+      "Only these event codes (tsmEv)."
+      eventIds: [Int!]
+      "Only messages with tsmTs at or after this time, Unix seconds."
+      from: Int
+      "Only messages with tsmTs at or before this time, Unix seconds."
+      to: Int
+      "At most this many messages, 1 to 10000."
+      limit: Int!
+    ): [JSON!]!
+    "A thing's alert periods overlapping a window, one record per alert type."
+    alerts(
+      "The thing's TUID."
+      tuid: ID!
+      "Start of the window, Unix seconds (default: 7 days before to)."
+      from: Int
+      "End of the window, Unix seconds (default: now)."
+      to: Int
+    ): [AlertRecord!]!
+    "TUIDs of the organization's things with an active alert."
     alertingThings: [ID!]!
+    "Active alerts in the organization."
     alertCount: Int!
-    groups(q: String, limit: Int): [Group!]!
-    group(groupId: String!): GroupThings
-    commands(tuid: ID!, limit: Int): [CommandRecord!]!
-    installations(tuid: ID!, limit: Int): [InstallationHistoryEntry!]!
+    "The organization's groups by id, with the pseudo-group 'unassigned'."
+    groups(
+      "Only groups whose id or description contains this text, ignoring case."
+      q: String
+      "At most this many groups, 1 to 1000 (default 100)."
+      limit: Int
+    ): [Group!]!
+    "One group's things (NOT_FOUND for a group the caller cannot see)."
+    group("The group's id ('unassigned': things in no group)." groupId: String!): GroupThings
+    "A thing's command history, newest request first."
+    commands(
+      "The thing's TUID."
+      tuid: ID!
+      "At most this many requests (0 or absent: all)."
+      limit: Int
+    ): [CommandRecord!]!
+    "A thing's installation status history, newest first."
+    installations(
+      "The thing's TUID."
+      tuid: ID!
+      "At most this many entries, 1 to 1000 (absent: all)."
+      limit: Int
+    ): [InstallationHistoryEntry!]!
     "The message catalog: every id with its fields, value sets and events."
     catalog: [JSON!]!
+    "The organization's users."
     users: [User!]!
+    "The organization's REST API clients."
     apiClients: [ApiClient!]!
+    "The organization's MQTT credentials."
     mqttCredentials: [MqttCredential!]!
   }
 
+  "Writes. Every one acts within the caller's organization only."
   type Mutation {
-    login(loginInput: LoginInput!): LoginResult!
-    refreshToken(refreshTokenInput: RefreshTokenInput!): RefreshTokenResult!
+    "Signs in: a new session's access and refresh tokens (seed 001)."
+    login("E-mail, organization name and password." loginInput: LoginInput!): LoginResult!
+    "Exchanges a refresh token for a new token pair; a refresh token used twice ends the session (seed 001)."
+    refreshToken("The organization and the current refresh token." refreshTokenInput: RefreshTokenInput!): RefreshTokenResult!
+    "Ends the caller's session: its tokens stop working at once."
     logout: LogoutResult!
-    setInstallationStatus(tuid: ID!, status: String!): InstallationResult!
-    assignThingToGroup(tuid: ID!, groupId: String!): Thing!
-    sendCommands(tuid: ID!, commands: [JSON!]!): SendCommandsResult!
-    createGroup(groupId: String!, description: String): Group!
-    renameGroup(groupId: String!, newGroupId: String!): Group!
-    deleteGroup(groupId: String!): Boolean!
-    createUser(email: String!, password: String!, role: Role!): User!
-    setUserRole(userId: ID!, role: Role!): User!
-    deleteUser(userId: ID!): Boolean!
-    createApiClient(name: String!): ApiClientCredentials!
-    revokeApiClient(clientId: String!): Boolean!
-    createMqttCredential(kind: MqttCredentialKind!, username: String): MqttCredentialSecret!
-    revokeMqttCredential(username: String!): Boolean!
+    "Moves a thing to another installation status, as the state machine allows (CONFLICT otherwise)."
+    setInstallationStatus(
+      "The thing's TUID."
+      tuid: ID!
+      "The new status: new, installed, uninstalled, quarantine or retired."
+      status: String!
+    ): InstallationResult!
+    "Puts a thing in a group ('unassigned': in none)."
+    assignThingToGroup("The thing's TUID." tuid: ID!, "The group's id." groupId: String!): Thing!
+    "Sends commands to a thing, checked strictly against the catalog, and records them."
+    sendCommands("The thing's TUID." tuid: ID!, "At most 100 commands (catalog downlink messages)." commands: [JSON!]!): SendCommandsResult!
+    "Creates a group."
+    createGroup("The new group's id." groupId: String!, "Free text." description: String): Group!
+    "Renames a group; its things move with it."
+    renameGroup("The group's id." groupId: String!, "The new id." newGroupId: String!): Group!
+    "Deletes a group; its things become unassigned. True on success (NOT_FOUND for an unknown group)."
+    deleteGroup("The group's id." groupId: String!): Boolean!
+    "Creates a user of the organization."
+    createUser("The user's e-mail." email: String!, "The user's password." password: String!, "What the user may call." role: Role!): User!
+    "Changes a user's role; the user's sessions end."
+    setUserRole("The user's id." userId: ID!, "The new role." role: Role!): User!
+    "Deletes a user; the user's sessions end. True on success."
+    deleteUser("The user's id." userId: ID!): Boolean!
+    "Creates a REST API client; its secret is shown once."
+    createApiClient("A name to recognize the client by." name: String!): ApiClientCredentials!
+    "Revokes a REST API client: its tokens stop working. True on success."
+    revokeApiClient("The client's id." clientId: String!): Boolean!
+    "Creates an MQTT credential; its password is shown once."
+    createMqttCredential("What it may do." kind: MqttCredentialKind!, "The username (generated when absent)." username: String): MqttCredentialSecret!
+    "Revokes an MQTT credential: its connections close. True on success."
+    revokeMqttCredential("The username." username: String!): Boolean!
   }
 
+  "Live data, over WebSocket (graphql-transport-ws) or server-sent events."
   type Subscription {
     "Live stored uplinks of the organization, optionally of one thing or one group."
-    messages(tuid: ID, groupId: String): JSON!
+    messages("Only this thing's messages." tuid: ID, "Only messages of things in this group." groupId: String): JSON!
     "Alert periods opening and closing in the organization."
     alerts: AlertEvent!
   }

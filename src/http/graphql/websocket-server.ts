@@ -8,6 +8,7 @@ import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
 import { toAppError } from '../problem.js';
 import { appErrorAsGraphql } from './graphql-errors.js';
 import type { LiveConnection, LiveStreams } from './live-streams.js';
+import { countOperation } from './operation-metrics.js';
 import type { OperationPreparer } from './operation-preparer.js';
 
 interface SocketState {
@@ -53,8 +54,13 @@ export function attachWebSocketServer(
         const state = sockets.get(ctx);
         const principal = state?.live.principal;
         const prepared = deps.preparer.prepare(payload.query, principal?.role ?? 'anonymous');
-        if (Array.isArray(prepared)) return prepared as readonly GraphQLError[];
+        if (Array.isArray(prepared)) {
+          countOperation(deps.metrics, 'refused');
+          return prepared as readonly GraphQLError[];
+        }
         const { schema, document } = prepared as Exclude<typeof prepared, readonly unknown[]>;
+        // Counted as ok once it starts; what its events carry is not counted.
+        countOperation(deps.metrics, 'ok', document, payload.operationName);
         const operationName = payload.operationName ?? undefined;
         if (state) {
           try {

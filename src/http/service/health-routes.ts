@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from '../../observability/metrics.js';
 import { serviceUnavailable } from '../../domain/errors.js';
 import { problemBody } from '../problem.js';
 
@@ -11,8 +10,8 @@ export interface ReadinessCheck {
 
 const checkTimeoutMs = 2000;
 
-/** `/healthz` (the process answers), `/readyz` (store and broker answer) and `/metrics` (Prometheus text). */
-export function registerHealthRoutes(app: FastifyInstance, deps: { checks: readonly ReadinessCheck[]; metrics: Metrics }): void {
+/** `/healthz` (the process answers) and `/readyz` (store and broker answer). `/metrics` is metrics-route.ts. */
+export function registerHealthRoutes(app: FastifyInstance, deps: { checks: readonly ReadinessCheck[] }): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
@@ -22,11 +21,6 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { checks: reado
     const failing = results.filter(([, result]) => result !== 'ok').map(([name]) => name);
     const body = { ...problemBody(serviceUnavailable(`Not ready: ${failing.join(', ')} not reachable.`)), checks };
     return reply.code(503).send(body);
-  });
-
-  app.get('/metrics', async (_request, reply) => {
-    reply.type(deps.metrics.registry.contentType);
-    return deps.metrics.registry.metrics();
   });
 }
 

@@ -39,26 +39,31 @@ async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[
   for (const record of records) if (!firstByTuid.has(record.tuid)) firstByTuid.set(record.tuid, record);
   const tuids = [...firstByTuid.keys()].sort();
 
+  // Owners first: in steady state every thing is known, and one index read each is all a batch needs.
+  const readOwners = (wanted: readonly string[]) =>
+    client.query<{ tuid: string; organization_id: string; group_id: string | null }>('select tuid, organization_id, group_id from things where tuid = any($1::text[])', [wanted]);
+  const ownerOf = new Map((await readOwners(tuids)).rows.map((row) => [row.tuid, row]));
+
   // Claim unknown things; a concurrent claim by another instance wins by the primary key, then we read the owner.
-  const claimedRows = await client.query<{ tuid: string }>(
-    `insert into things (tuid, organization_id, group_id, installation_status, created_at)
-     select tuid, organization_id, null, 'new', created_at from unnest($1::text[], $2::text[], $3::bigint[]) as u(tuid, organization_id, created_at)
-     on conflict do nothing returning tuid`,
-    [tuids, tuids.map((t) => firstByTuid.get(t)!.organizationId), tuids.map((t) => firstByTuid.get(t)!.receivedAt)],
-  );
-  if (claimedRows.rows.length > 0) {
-    const claimedTuids = claimedRows.rows.map((row) => row.tuid);
-    await client.query(
-      `insert into installation_history (organization_id, tuid, installation_status, timestamp, responsible)
-       select organization_id, tuid, 'new', created_at, '${claimResponsible}' from things where tuid = any($1::text[])`,
-      [claimedTuids],
+  const unknown = tuids.filter((tuid) => !ownerOf.has(tuid));
+  let claimed: string[] = [];
+  if (unknown.length > 0) {
+    const claimedRows = await client.query<{ tuid: string }>(
+      `insert into things (tuid, organization_id, group_id, installation_status, created_at)
+       select tuid, organization_id, null, 'new', created_at from unnest($1::text[], $2::text[], $3::bigint[]) as u(tuid, organization_id, created_at)
+       on conflict do nothing returning tuid`,
+      [unknown, unknown.map((t) => firstByTuid.get(t)!.organizationId), unknown.map((t) => firstByTuid.get(t)!.receivedAt)],
     );
+    claimed = claimedRows.rows.map((row) => row.tuid);
+    if (claimed.length > 0) {
+      await client.query(
+        `insert into installation_history (organization_id, tuid, installation_status, timestamp, responsible)
+         select organization_id, tuid, 'new', created_at, '${claimResponsible}' from things where tuid = any($1::text[])`,
+        [claimed],
+      );
+    }
+    for (const row of (await readOwners(unknown)).rows) ownerOf.set(row.tuid, row);
   }
-  const owners = await client.query<{ tuid: string; organization_id: string; group_id: string | null }>(
-    'select tuid, organization_id, group_id from things where tuid = any($1::text[])',
-    [tuids],
-  );
-  const ownerOf = new Map(owners.rows.map((row) => [row.tuid, row]));
 
   const accepted: UplinkRecord[] = [];
   const diverted: DeadLetterRecord[] = [];
@@ -140,7 +145,7 @@ async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[
       ],
     );
   }
-  return { stored, duplicates, deadLetters: allDeadLetters, claimed: claimedRows.rows.map((row) => row.tuid) };
+  return { stored, duplicates, deadLetters: allDeadLetters, claimed };
 }
 
 function messageKey(tuid: string, tsmTs: number, tsmId: number, fingerprint: string): string {

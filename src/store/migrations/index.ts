@@ -7,6 +7,8 @@ import * as alerts from './0005-alerts.js';
 import * as sessions from './0006-sessions.js';
 import * as alertEngine from './0007-alert-engine.js';
 import * as messagesAsServed from './0008-messages-as-served.js';
+import * as thingsFillfactor from './0009-things-fillfactor.js';
+import * as instances from './0010-instances.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -21,4 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0006-sessions': sessions,
   '0007-alert-engine': alertEngine,
   '0008-messages-as-served': messagesAsServed,
+  '0009-things-fillfactor': thingsFillfactor,
+  '0010-instances': instances,
 };

@@ -230,6 +230,13 @@ for (const target of storeTargets) {
       assert.equal(newest.timestamp, Math.floor(clock.now() / 1000));
       assert.deepEqual(newest.commands.map((c: { transactionId: number; status: string; response: unknown }) => [c.transactionId, c.status, c.response]), [[78, 'sent', null], [79, 'sent', null]]);
       assert.deepEqual(newest.command, newest.commands[0]);
+      // The statuses as an enum beside the JSON: the same words.
+      const typed = dataOf(await installer.request('{ commands(tuid: "CMD-1") { status statuses commands } }')).commands;
+      for (const record of typed) {
+        assert.deepEqual(record.statuses, record.commands.map((c: { status: string }) => c.status));
+        assert.equal(record.status, record.commands[0].status);
+      }
+      assert.deepEqual(typed[0].statuses, ['sent', 'sent']);
       assert.equal(dataOf(await installer.request('{ commands(tuid: "CMD-1", limit: 1) { timestamp } }')).commands.length, 1);
       assertBadInput(await installer.request('{ commands(tuid: "CMD-1", limit: -1) { timestamp } }'), ['limit']);
       assertGraphqlError(await installer.request('{ commands(tuid: "NOPE") { timestamp } }'), 'NOT_FOUND', 'No thing NOPE.');

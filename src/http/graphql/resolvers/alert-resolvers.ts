@@ -1,11 +1,25 @@
 import { countActiveAlerts, listAlertingTuids, listThingAlerts } from '../../../domain/alerts/alert-queries.js';
+import type { AlertType } from '../../../domain/alerts/alert-types.js';
 import { formatLocalDateTime } from '../../../domain/alerts/local-time.js';
 import { iterateEvents } from '../event-iterator.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { unboundedQueue, userOf } from './resolver-helpers.js';
 
+/** The AlertType enum's values to the alert types as REST and the alert feed spell them. */
+export const alertTypeEnum: Readonly<Record<string, AlertType>> = {
+  GATEWAY_CONNECTION_LOST: 'gateway connection lost',
+  DEVICE_CONNECTION_LOST: 'device connection lost',
+  BATTERY_LOW: 'battery low',
+};
+
+/** The enum field beside `alertType`: the same value, which the AlertType enum shows by its name. */
+const typeOfAlert = { type: (parent: { alertType: AlertType }) => parent.alertType };
+
 /** A thing's alert periods, the organization's active alerts, and every alert period opening or closing, live. */
 export const alertResolvers = {
+  AlertType: alertTypeEnum,
+  AlertRecord: typeOfAlert,
+  AlertEvent: typeOfAlert,
   Query: {
     alerts: async (_: unknown, args: { tuid: string; from?: number | null; to?: number | null }, context: GraphqlContext) => {
       const records = await listThingAlerts({ ...context.deps, timeZone: context.deps.config.alertTimeZone }, userOf(context), {

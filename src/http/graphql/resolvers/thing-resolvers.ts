@@ -29,11 +29,15 @@ export const thingResolvers = {
         q: args.q ?? undefined,
       });
       const nodes = page.things.map(presentThing);
-      return {
-        nodes,
-        edges: nodes.map((node) => ({ cursor: Buffer.from(`t:${node.tuid}`).toString('base64url'), node })),
-        pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: page.nextCursor },
+      const edges = nodes.map((node) => ({ cursor: Buffer.from(`t:${node.tuid}`).toString('base64url'), node }));
+      const pageInfo = {
+        hasNextPage: page.nextCursor !== null,
+        // Pages go forward only; a page asked for after a cursor has things before it (Relay allows no more).
+        hasPreviousPage: args.after != null,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: page.nextCursor,
       };
+      return { nodes, edges, pageInfo };
     }),
   },
 };

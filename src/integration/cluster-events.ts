@@ -1,0 +1,97 @@
+import pg from 'pg';
+import type { DomainEventBus, DomainEventName, DomainEvents } from '../domain/events.js';
+import type { Logger } from '../observability/logger.js';
+
+/**
+ * Relays the deployment's small domain events between instances on one PostgreSQL store, through LISTEN/NOTIFY on
+ * the store the instances already share: what one instance emits, every other re-emits as relayed
+ * (DomainEventBus.emitRelayed), so live streams and caches follow the whole deployment. A session ended on A ends
+ * its streams on B at once, an alert opened by the engine on A reaches subscriptions on B.
+ *
+ * Not relayed: `messagesStored` (tens of thousands of messages a second do not belong in NOTIFY; each instance's
+ * message subscriptions see the uplinks it consumed), and an event whose JSON exceeds NOTIFY's 8000 bytes (a
+ * command answered with a large message): those reach other instances' clients only through what they read from
+ * the store. While the listening connection is down, other instances' events are missed; it is logged, and
+ * streams fall back on their periodic session check (GRAPHQL_SESSION_RECHECK_S).
+ */
+export const relayedEvents = ['sessionsEnded', 'apiClientRevoked', 'mqttCredentialRevoked', 'alertChanged', 'commandAnswered'] as const satisfies readonly DomainEventName[];
+
+const channel = 'thingdesk_events';
+// PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
+const payloadLimitBytes = 7_900;
+const reconnectMs = 1_000;
+
+interface Relayed {
+  /** Origin instance: its own notifications come back to it and are skipped. */
+  o: string;
+  n: DomainEventName;
+  p: unknown;
+}
+
+export class ClusterEvents {
+  private client: pg.Client | undefined;
+  private stopped = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly deps: { databaseUrl: string; events: DomainEventBus; instanceId: string; logger: Logger }) {}
+
+  async start(): Promise<void> {
+    await this.connect();
+    for (const name of relayedEvents) this.unsubscribe.push(this.deps.events.on(name, (event) => this.send(name, event)));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    for (const off of this.unsubscribe.splice(0)) off();
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.deps.databaseUrl });
+    client.on('notification', (message) => this.received(message.payload));
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    await client.connect();
+    await client.query(`listen ${channel}`);
+    this.client = client;
+  }
+
+  private lost(client: pg.Client, error?: Error): void {
+    if (this.stopped || client !== this.client) return;
+    this.client = undefined;
+    this.deps.logger.warn({ err: error?.message }, "cluster events connection lost: other instances' events are missed until it is back");
+    const retry = () => {
+      if (this.stopped) return;
+      this.connect().then(
+        () => this.deps.logger.info('cluster events connection back'),
+        () => (this.reconnectTimer = setTimeout(retry, reconnectMs)),
+      );
+    };
+    this.reconnectTimer = setTimeout(retry, reconnectMs);
+  }
+
+  private send<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
+    const payload = JSON.stringify({ o: this.deps.instanceId, n: name, p: event } satisfies Relayed);
+    if (Buffer.byteLength(payload) > payloadLimitBytes) {
+      this.deps.logger.debug({ event: name, bytes: Buffer.byteLength(payload) }, 'event too large to relay; other instances read it from the store');
+      return;
+    }
+    const client = this.client;
+    if (!client) return;
+    client.query('select pg_notify($1, $2)', [channel, payload]).catch((error: unknown) => this.deps.logger.warn({ err: error, event: name }, 'event not relayed'));
+  }
+
+  private received(payload: string | undefined): void {
+    if (payload === undefined) return;
+    let relayed: Relayed;
+    try {
+      relayed = JSON.parse(payload) as Relayed;
+    } catch {
+      return;
+    }
+    if (relayed.o === this.deps.instanceId || !(relayedEvents as readonly string[]).includes(relayed.n)) return;
+    this.deps.events.emitRelayed(relayed.n, relayed.p as DomainEvents[typeof relayed.n]);
+  }
+}
