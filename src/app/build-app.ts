@@ -6,7 +6,7 @@ import { ConfigError } from '../config/config-error.js';
 import { redactUrl } from '../config/parsers.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainEventBus } from '../domain/events.js';
-import { SigningKeys } from '../domain/identity/signing-keys.js';
+import { SigningKeys } from '../domain/auth/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
 import { registerCors } from '../http/cors.js';
 import { registerHealthRoutes, type ReadinessCheck } from '../http/service/health-routes.js';
@@ -15,9 +15,11 @@ import { registerJwksRoutes } from '../http/service/jwks-routes.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { registerRest } from '../http/rest/rest-plugin.js';
 import { registerOpenApi } from '../http/openapi.js';
+import { reservedTuidsOf, restRoutePaths } from '../http/route-table.js';
+import { refuseReservedTuidClaims } from '../domain/things/uplink-tuid-claims.js';
 import { packageVersion } from './package-version.js';
-import { ClientTokens } from '../domain/identity/client-tokens.js';
-import { UserSessions } from '../domain/identity/user-sessions.js';
+import { ClientTokens } from '../domain/auth/client-tokens.js';
+import { UserSessions } from '../domain/auth/user-sessions.js';
 import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { ClusterEvents } from '../integration/cluster-events.js';
@@ -53,6 +55,8 @@ export interface App {
   readonly metrics: Metrics;
   readonly store: Store;
   readonly events: DomainEventBus;
+  /** The TUIDs no new thing may take: fixed REST path segments where a TUID goes (`alerts`). */
+  readonly reservedTuids: ReadonlySet<string>;
   readonly signingKeys: SigningKeys;
   readonly clientTokens: ClientTokens;
   readonly sessions: UserSessions;
@@ -105,6 +109,9 @@ export async function startApp(options: AppOptions): Promise<App> {
     const bootstrap = await bootstrapIfEmpty({ store, clock }, config.bootstrap);
     if (bootstrap) (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap));
 
+    // No thing may take a TUID that is a fixed path segment where the API takes a TUID (`alerts`), derived from
+    // the REST routes before anything can claim a thing (uplinks start below).
+    const reservedTuids = reservedTuidsOf(await restRoutePaths(config));
     const commit = ingestBatchWriter(database);
     // Stopped after the ingest queue drained and before the store closes (SQLite: ends the writer thread).
     stoppers.push(() => commit.close());
@@ -121,7 +128,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
     const ingest = new IngestService({
-      commit,
+      commit: refuseReservedTuidClaims(commit, { store, reservedTuids }),
       organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
       events,
       metrics,
@@ -169,9 +176,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       address: limits.perAddress.size,
     }));
     const downlink = mqttCommandDownlink(mqtt);
-    registerRest(http, { store, clock, events, config, clientTokens, downlink, limits });
+    registerRest(http, { store, clock, events, reservedTuids, config, clientTokens, downlink, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { store, clock, events, config, sessions, downlink, limits, metrics });
+    const graphql = registerGraphql(http, { store, clock, events, reservedTuids, config, sessions, downlink, limits, metrics });
     observeRuntime(metrics, {
       liveSubscriptions: () => graphql.liveSubscriptions(),
       openAlerts: () => alertEngine.activeAlertCounts(),
@@ -203,7 +210,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     // Its version and Node's are in thingdesk_build_info; `instance` is Prometheus' own label for the scrape target.
     infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status).', { instance_id: instanceId });
     logger.info({ httpPort, metricsPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, instanceId, metricsPort, bootstrap, stop };
+    return { config, clock, logger, metrics, store, events, reservedTuids, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, instanceId, metricsPort, bootstrap, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -3,11 +3,13 @@ import type { Clock } from './clock.js';
 import type { DomainEventBus } from './events.js';
 
 /**
- * What every domain function receives: the store, the clock and the event bus. Transports build it once (in the
- * composition root) and pass it; nothing in the domain reaches for a global.
+ * What every domain function receives: the store, the clock, the event bus and the TUIDs no new thing may take.
+ * Transports build it once (in the composition root) and pass it; nothing in the domain reaches for a global.
  */
 export interface DomainDeps {
   store: Store;
   clock: Clock;
   events: DomainEventBus;
+  /** Fixed path segments of the API where a TUID goes (`alerts`): no thing may be claimed with one (things/tuid.ts). */
+  reservedTuids: ReadonlySet<string>;
 }

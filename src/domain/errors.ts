@@ -9,6 +9,7 @@ export const errorCatalog = {
   UNAUTHENTICATED: 'The token is missing, invalid, expired or revoked, or the credentials are wrong.',
   FORBIDDEN: 'The caller is signed in but its role does not allow this operation.',
   NOT_FOUND: 'No such thing, group or route for this organization.',
+  METHOD_NOT_ALLOWED: 'The path exists but does not answer this HTTP method.',
   CONFLICT: 'The resource already exists or the request conflicts with its current state.',
   INVALID_TRANSITION: 'The installation status cannot move from its current state to the requested one.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than the limit.',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { notFound } from '../domain/errors.js';
+import { AppError, notFound } from '../domain/errors.js';
 import { answerClientError } from './client-error.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { sendProblem, toAppError } from './problem.js';
@@ -86,8 +86,24 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics; trustP
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendProblem(reply, notFound(`No route ${request.method} ${request.url.split('?')[0]}.`));
+    const path = request.url.split('?')[0]!;
+    // A route that answers this method and still found nothing (a file it does not serve) is a 404, and so is an
+    // OPTIONS nobody answers: preflights are CORS's to answer or not (cors.ts).
+    const allow = request.method === 'OPTIONS' ? [] : allowedMethods(app, path);
+    if (allow.length === 0 || allow.includes(request.method)) return sendProblem(reply, notFound(`No route ${request.method} ${path}.`));
+    return sendProblem(reply, new AppError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${allow.join(', ')}.`, [], { allow }));
   });
 
   return app;
+}
+
+const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * The methods the router answers on a concrete path (RFC 9110 `Allow`), from the routes themselves. A path that
+ * only answers OPTIONS (a catch-all preflight route) counts as unknown, so it stays 404.
+ */
+export function allowedMethods(app: FastifyInstance, path: string): string[] {
+  const allow = methods.filter((method) => app.findRoute({ method, url: path }) !== null);
+  return allow.some((method) => method !== 'OPTIONS' && method !== 'HEAD') ? allow : [];
 }

@@ -21,6 +21,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   INVALID_TRANSITION: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -55,6 +56,7 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
   const fieldNames = reply.request.routeOptions.config?.fieldNames;
   const body = problemBody(fieldNames ? (withFieldNames(error, fieldNames) as AppError) : error);
   if (error.code === 'UNAUTHENTICATED') reply.header('www-authenticate', 'Bearer');
+  if (error.code === 'METHOD_NOT_ALLOWED' && Array.isArray(error.meta.allow)) reply.header('allow', error.meta.allow.join(', '));
   if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
   return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);
 }

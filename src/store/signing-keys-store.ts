@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { StoredSigningKey } from '../domain/identity/types.js';
+import type { StoredSigningKey } from '../domain/auth/auth-types.js';
 import type { Schema, SigningKeysTable } from './schema.js';
 
 export type SigningKeysStore = ReturnType<typeof signingKeysStore>;

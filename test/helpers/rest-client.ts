@@ -1,3 +1,4 @@
+import { contractOf } from './openapi-contract.js';
 import { testBootstrap, type TestApp } from './test-app.js';
 
 export interface RestResponse<T = unknown> {
@@ -10,7 +11,9 @@ export interface RestResponse<T = unknown> {
 
 /**
  * A small REST client for tests: real HTTP against the test app, paths relative to REST_BASE_PATH, the bootstrap
- * API client's token fetched once and sent as `Authorization: Bearer`.
+ * API client's token fetched once and sent as `Authorization: Bearer`. Every response of a documented operation
+ * is checked against the server's OpenAPI document (openapi-contract.ts): an undocumented status or a body that
+ * does not match its schema fails the test that received it.
  */
 export class RestClient {
   private token: string | undefined;
@@ -66,6 +69,8 @@ export class RestClient {
     } catch {
       parsed = undefined;
     }
+    const problems = (await contractOf(this.server)).problemsOf(method, path, response.status, parsed);
+    if (problems.length > 0) throw new Error(`${method} ${path} answered ${response.status} outside openapi.json: ${problems.join('; ')}; body ${text.slice(0, 300)}`);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 }

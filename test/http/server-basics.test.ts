@@ -46,6 +46,33 @@ describe('HTTP server basics', () => {
     assert.deepEqual(await response.json(), { statusCode: 404, error: 'Not Found', message: 'No route GET /no/such/route.', code: 'NOT_FOUND' });
   });
 
+  test('a wrong method on a known path answers 405 with Allow and the error shape, before authentication', async () => {
+    const cases: [string, string, string][] = [
+      ['DELETE', '/api/v1/things', 'GET, HEAD'],
+      ['PUT', '/api/v1/things/T-1?x=1', 'GET, HEAD'],
+      ['PATCH', '/api/v1/things/T-1/group/', 'GET, HEAD, POST'],
+      ['GET', '/api/v1/auth/client-token', 'POST'],
+      ['POST', '/healthz', 'GET, HEAD'],
+    ];
+    for (const [method, url, allow] of cases) {
+      const response = await fetch(server.url(url), { method });
+      assert.equal(response.status, 405, `${method} ${url}`);
+      assert.equal(response.headers.get('allow'), allow, `${method} ${url}`);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json; charset=utf-8/);
+      const path = url.split('?')[0]!;
+      assert.deepEqual(await response.json(), {
+        statusCode: 405,
+        error: 'Method Not Allowed',
+        message: `${path} does not answer ${method}; it answers ${allow}.`,
+        code: 'METHOD_NOT_ALLOWED',
+      });
+    }
+    const unknown = await fetch(server.url('/api/v1/no-such-thing'), { method: 'DELETE' });
+    assert.equal(unknown.status, 404, 'an unknown path stays 404 whatever the method');
+    assert.equal(unknown.headers.get('allow'), null);
+    assert.equal((await fetch(server.url('/api/v1/things'), { method: 'OPTIONS' })).status, 404, 'an OPTIONS nobody answers stays 404 (CORS answers preflights)');
+  });
+
   test('a trailing slash reaches the same route', async () => {
     const response = await fetch(server.url('/healthz/'));
     assert.equal(response.status, 200);

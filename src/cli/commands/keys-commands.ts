@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SigningKeys } from '../../domain/identity/signing-keys.js';
+import { SigningKeys } from '../../domain/auth/signing-keys.js';
 import { printRecord, withStore, type CliIo } from '../cli-io.js';
 
 /** `thingdesk keys rotate`: a new signing key; tokens signed by the old one stay valid until they expire. */

@@ -1,6 +1,6 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { invalidField } from '../errors.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { requireThing } from '../things/thing-access.js';
 import { toUnixSeconds } from '../clock.js';
 import type { CommandHistoryRecord, SentCommand, StoredCommandRequest, TrackedCommand } from './command-types.js';

@@ -1,7 +1,7 @@
 import { toUnixSeconds } from '../clock.js';
 import type { DomainDeps } from '../domain-deps.js';
 import { serviceUnavailable, validationFailed } from '../errors.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { requireThing } from '../things/thing-access.js';
 import type { CommandDownlink } from './command-downlink.js';
 import { checkCommands, stampCommands } from './command-rules.js';

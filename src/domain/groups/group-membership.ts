@@ -1,6 +1,6 @@
 import type { DomainDeps } from '../domain-deps.js';
-import type { Principal } from '../identity/principal.js';
-import { checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
+import type { Principal } from '../auth/principal.js';
+import { checkNewTuid, checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
 import type { Thing } from '../things/thing-types.js';
 import { groupNotFound } from './group-service.js';
 import { requireGroupRef } from './group-id-rules.js';
@@ -11,12 +11,14 @@ import { requireGroupRef } from './group-id-rules.js';
  * for the caller's organization (status `new`), as POST installations does. Returns the thing as it is now.
  */
 export async function assignThingToGroup(
-  deps: Pick<DomainDeps, 'store' | 'clock'>,
+  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'>,
   principal: Principal,
   input: { tuid: string; groupId: unknown },
 ): Promise<Thing> {
   checkTuid(input.tuid);
   const groupId = requireGroupRef('groupId', input.groupId);
+  // The store claims a thing nobody owns in the same statement; a reserved TUID is refused before it could.
+  if (deps.reservedTuids.has(input.tuid) && !(await deps.store.things.get(input.tuid))) checkNewTuid(input.tuid, deps.reservedTuids);
   const result = await deps.store.groups.assignThing({
     tuid: input.tuid,
     organizationId: principal.organizationId,

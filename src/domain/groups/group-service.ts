@@ -1,6 +1,6 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { DuplicateKeyError, conflict, invalidField, notFound, validationFailed, type FieldProblem } from '../errors.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { shownGroupId, unassignedGroupId } from './unassigned-group.js';
 import { checkGroupDescription, checkGroupId, requireGroupId } from './group-id-rules.js';
 import type { Group, GroupListing } from './group-types.js';

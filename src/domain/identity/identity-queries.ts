@@ -1,6 +1,6 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { notFound } from '../errors.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { ApiClient, MqttCredential, Organization, User } from './types.js';
 
 /** The caller's organization; NOT_FOUND when it was deleted while the caller's token was still valid. */

@@ -1,8 +1,8 @@
 import { conflict, notFound, validationFailed } from '../errors.js';
 import { checkRole, collectProblems, parseRole } from './identity-rules.js';
 import type { IdentityDeps } from './identity-service.js';
-import type { UserPrincipal } from './principal.js';
-import { endSessionsOfUser } from './session-ending.js';
+import type { UserPrincipal } from '../auth/principal.js';
+import { endSessionsOfUser } from '../auth/session-ending.js';
 import type { User } from './types.js';
 
 /**

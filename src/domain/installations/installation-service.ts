@@ -1,7 +1,7 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { conflict, fieldProblem, invalidField, validationFailed } from '../errors.js';
-import type { Principal } from '../identity/principal.js';
-import { checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
+import type { Principal } from '../auth/principal.js';
+import { checkNewTuid, checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
 import { installationStatuses, type Thing } from '../things/thing-types.js';
 import { checkTransition, initialInstallationStatus, isInstallationStatus } from './installation-state-machine.js';
 import type { InstallationEntry } from './installation-types.js';
@@ -29,7 +29,7 @@ const maxAttempts = 5;
  * A refused request writes nothing (a disallowed move on an unowned thing does not create it).
  */
 export async function setInstallationStatus(
-  deps: Pick<DomainDeps, 'store' | 'clock'>,
+  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'>,
   principal: Principal,
   input: { tuid: string; status: unknown },
 ): Promise<InstallationChange> {
@@ -41,6 +41,7 @@ export async function setInstallationStatus(
   for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
     const thing = await store.things.get(input.tuid);
     if (!thing) {
+      checkNewTuid(input.tuid, deps.reservedTuids);
       if (status !== initialInstallationStatus) checkTransition(initialInstallationStatus, status);
       const at = deps.clock.now();
       const claimed = await store.installations.claimWithStatus({ ...write, at });

@@ -1,6 +1,6 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { validationFailed, type FieldProblem } from '../errors.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { requireThing } from '../things/thing-access.js';
 
 /** `limit` of a message list: required, 1 to 10000 (SPEC section 3). */

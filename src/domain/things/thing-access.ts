@@ -1,12 +1,21 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { invalidField, notFound } from '../errors.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { Thing } from './thing-types.js';
-import { isValidTuid, tuidPattern } from './tuid.js';
+import { brokenNewTuidRule, isValidTuid, tuidPattern } from './tuid.js';
 
 /** VALIDATION_FAILED naming `field` unless `tuid` follows the TUID rule. */
 export function checkTuid(tuid: string, field = 'tuid'): void {
   if (!isValidTuid(tuid)) throw invalidField(field, `${field} must match ${tuidPattern.source}`);
+}
+
+/**
+ * VALIDATION_FAILED naming `field` unless `tuid` may become a new thing's id: the TUID rule, and not a reserved
+ * path segment. Checked where a request would claim a thing nobody owns.
+ */
+export function checkNewTuid(tuid: string, reservedTuids: ReadonlySet<string>, field = 'tuid'): void {
+  const broken = brokenNewTuidRule(tuid, reservedTuids, field);
+  if (broken) throw invalidField(field, broken);
 }
 
 /** The answer for a thing the caller may not see: the same whether it does not exist or is another's. */

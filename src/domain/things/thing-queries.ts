@@ -1,7 +1,7 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { AppError, fieldProblem, validationFailed, type FieldProblem } from '../errors.js';
 import { requireGroupRef } from '../groups/group-id-rules.js';
-import type { Principal } from '../identity/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { installationStatuses, type Thing } from './thing-types.js';
 import { isValidTuid } from './tuid.js';
 

@@ -1,11 +1,13 @@
+import { rolesWith } from '../../domain/auth/permissions.js';
 import type { Role } from '../../domain/identity/types.js';
 
 /** Who may call an operation: `anonymous` is a caller without a valid access token. */
 export type Audience = Role | 'anonymous';
 
-const signedIn: Audience[] = ['Viewer', 'Installer', 'Manager'];
-const fieldService: Audience[] = ['Installer', 'Manager'];
-const manager: Audience[] = ['Manager'];
+// Who holds which right is the domain's table (src/domain/auth/permissions.ts); this file names the operations.
+const signedIn: Audience[] = rolesWith('read');
+const fieldService: Audience[] = rolesWith('fieldService');
+const manager: Audience[] = rolesWith('administer');
 
 /**
  * The one table of GraphQL access (SPEC section 4). Each role's schema is the full schema cut down to the

@@ -1,8 +1,8 @@
 import type { Config } from '../../config/config.js';
 import type { CommandDownlink } from '../../domain/commands/command-downlink.js';
 import type { DomainDeps } from '../../domain/domain-deps.js';
-import type { UserPrincipal } from '../../domain/identity/principal.js';
-import type { UserSessions } from '../../domain/identity/user-sessions.js';
+import type { UserPrincipal } from '../../domain/auth/principal.js';
+import type { UserSessions } from '../../domain/auth/user-sessions.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { EventQueueBound } from './event-iterator.js';

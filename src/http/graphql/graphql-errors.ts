@@ -9,6 +9,8 @@ export const graphqlCodeOf: Record<ErrorCode, string> = {
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
+  // Answered by the HTTP server before any route; listed for completeness.
+  METHOD_NOT_ALLOWED: 'BAD_USER_INPUT',
   CONFLICT: 'CONFLICT',
   INVALID_TRANSITION: 'CONFLICT',
   PAYLOAD_TOO_LARGE: 'BAD_USER_INPUT',

@@ -3,7 +3,7 @@ import { getOperationAST, type DocumentNode } from 'graphql';
 import { parseRequestParams, type Request as GraphqlHttpRequest } from 'graphql-http';
 import { createHandler as createHttpHandler } from 'graphql-http/lib/use/fastify';
 import { AppError } from '../../domain/errors.js';
-import type { UserPrincipal } from '../../domain/identity/principal.js';
+import type { UserPrincipal } from '../../domain/auth/principal.js';
 import { bearerToken } from '../bearer-token.js';
 import { httpStatusOf, toAppError } from '../problem.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';

@@ -1,7 +1,7 @@
 import { AppError } from '../../domain/errors.js';
 import type { DomainEventBus, SessionEndReason } from '../../domain/events.js';
-import type { UserPrincipal } from '../../domain/identity/principal.js';
-import type { UserSessions } from '../../domain/identity/user-sessions.js';
+import type { UserPrincipal } from '../../domain/auth/principal.js';
+import type { UserSessions } from '../../domain/auth/user-sessions.js';
 
 /** Why the platform ends a live connection; WebSocket closes with `code`, SSE ends its stream with `message`. */
 export interface StreamEnd {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { unauthenticated } from '../../domain/errors.js';
-import type { ClientPrincipal } from '../../domain/identity/principal.js';
+import type { ClientPrincipal } from '../../domain/auth/principal.js';
 import { bearerToken } from '../bearer-token.js';
 import type { RestDeps } from './rest-deps.js';
 

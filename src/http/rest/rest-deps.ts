@@ -1,7 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../../config/config.js';
 import type { CommandDownlink } from '../../domain/commands/command-downlink.js';
 import type { DomainDeps } from '../../domain/domain-deps.js';
-import type { ClientTokens } from '../../domain/identity/client-tokens.js';
+import type { ClientTokens } from '../../domain/auth/client-tokens.js';
 import type { RateLimiter } from '../rate-limiter.js';
 
 /** Everything the REST routes use, handed over by the composition root. */
@@ -13,3 +15,6 @@ export interface RestDeps extends DomainDeps {
   /** Requests per minute per verified caller (API client or user) and per client address. */
   limits: { perCaller: RateLimiter; perAddress: RateLimiter };
 }
+
+/** The REST scope with the TypeBox type provider: each route's schemas give its handler the types of its input. */
+export type RestApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

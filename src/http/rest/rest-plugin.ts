@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { limitAndAuthenticate } from './authenticate.js';
 import type { RestDeps } from './rest-deps.js';
@@ -9,6 +10,7 @@ import { registerGroupRoutes } from './routes/group-routes.js';
 import { registerInstallationRoutes } from './routes/installation-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
+import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
 import { ErrorBody } from './schemas.js';
 
 declare module 'fastify' {
@@ -23,9 +25,10 @@ declare module 'fastify' {
  * each route decodes its input, calls one domain function and shapes the answer.
  */
 export function registerRest(app: FastifyInstance, deps: RestDeps): void {
-  app.addSchema(ErrorBody);
+  for (const schema of [ErrorBody, CatalogField, CatalogMessage, CatalogEvent]) app.addSchema(schema);
   app.register(
-    async (rest) => {
+    async (scope) => {
+      const rest = scope.withTypeProvider<TypeBoxTypeProvider>();
       rest.decorateRequest('client', null as never);
       rest.addHook('onRequest', async (request) => limitAndAuthenticate(request, deps, request.routeOptions.config.public !== true));
       registerAuthRoutes(rest, deps);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SigningKeys } from '../../domain/identity/signing-keys.js';
+import type { SigningKeys } from '../../domain/auth/signing-keys.js';
 
 /** `GET /.well-known/jwks.json`: the public keys that verify the platform's tokens (RFC 7517). */
 export function registerJwksRoutes(app: FastifyInstance, deps: { signingKeys: SigningKeys }): void {

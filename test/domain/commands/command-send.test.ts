@@ -6,7 +6,7 @@ import { AppError } from '../../../src/domain/errors.js';
 import { listCommandHistory } from '../../../src/domain/commands/command-history.js';
 import { sendCommands } from '../../../src/domain/commands/send-commands.js';
 import { mqttCommandDownlink } from '../../../src/integration/command-downlink.js';
-import type { ClientPrincipal } from '../../../src/domain/identity/principal.js';
+import type { ClientPrincipal } from '../../../src/domain/auth/principal.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
 import { closeMqttClients, connectMqtt } from '../../helpers/mqtt-clients.js';
 import { startTestApp, testBootstrap, type TestApp } from '../../helpers/test-app.js';

@@ -90,12 +90,18 @@ describe('REST contract for existing clients', () => {
   });
 
   test('OpenAPI 3.1 lists every REST path from the validating schemas; /docs renders it', async () => {
-    const doc = (await (await fetch(server.url('/openapi.json'))).json()) as { openapi: string; paths: Record<string, Record<string, { parameters?: { name: string; required?: boolean }[] }>> };
+    const doc = (await (await fetch(server.url('/openapi.json'))).json()) as {
+      openapi: string;
+      servers: { url: string }[];
+      paths: Record<string, Record<string, { parameters?: { name: string; required?: boolean }[] }>>;
+    };
     assert.equal(doc.openapi, '3.1.0');
-    for (const path of ['/api/v1/auth/client-token', '/api/v1/things/{tuid}', '/api/v1/things/{tuid}/messages', '/api/v1/things/alerts', '/api/v1/catalog']) {
+    // Paths are relative to the one server, REST_BASE_PATH.
+    assert.deepEqual(doc.servers.map((s) => s.url), ['/api/v1']);
+    for (const path of ['/auth/client-token', '/things/{tuid}', '/things/{tuid}/messages', '/things/alerts', '/catalog']) {
       assert.ok(doc.paths[path], path);
     }
-    const limit = doc.paths['/api/v1/things/{tuid}/messages']!.get!.parameters!.find((p) => p.name === 'limit');
+    const limit = doc.paths['/things/{tuid}/messages']!.get!.parameters!.find((p) => p.name === 'limit');
     assert.equal(limit?.required, true);
     const page = await fetch(server.url('/docs'));
     assert.equal(page.status, 200);

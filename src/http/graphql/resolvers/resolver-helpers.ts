@@ -1,5 +1,5 @@
 import { unauthenticated } from '../../../domain/errors.js';
-import type { UserPrincipal } from '../../../domain/identity/principal.js';
+import type { UserPrincipal } from '../../../domain/auth/principal.js';
 import type { EventQueueBound } from '../event-iterator.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { countActiveAlerts, listAlertingTuids, listThingAlerts } from '../../../domain/alerts/alert-queries.js';
-import type { RestDeps } from '../rest-deps.js';
+import type { RestApp, RestDeps } from '../rest-deps.js';
 import { TuidParams, dataOf, errors } from '../schemas.js';
 
 const AlertRecord = Type.Object({
@@ -16,12 +15,13 @@ const AlertRecord = Type.Object({
 });
 
 /** Endpoint 6 (`GET /things/{tuid}/alerts`) and the organization-wide `GET /things/alerts` and `/things/alerts/count`. */
-export function registerAlertRoutes(app: FastifyInstance, deps: RestDeps): void {
+export function registerAlertRoutes(app: RestApp, deps: RestDeps): void {
   const queryDeps = { ...deps, timeZone: deps.config.alertTimeZone };
   app.get(
     '/things/:tuid/alerts',
     {
       schema: {
+        operationId: 'listThingAlerts',
         tags: ['alerts'],
         summary: "A thing's alert periods overlapping from..to (default: the last 7 days)",
         params: TuidParams,
@@ -33,8 +33,8 @@ export function registerAlertRoutes(app: FastifyInstance, deps: RestDeps): void 
       },
     },
     async (request) => {
-      const { tuid } = request.params as { tuid: string };
-      const { from, to } = request.query as { from?: number; to?: number };
+      const { tuid } = request.params;
+      const { from, to } = request.query;
       return { data: await listThingAlerts(queryDeps, request.client, { tuid, from, to }) };
     },
   );
@@ -42,6 +42,7 @@ export function registerAlertRoutes(app: FastifyInstance, deps: RestDeps): void 
     '/things/alerts',
     {
       schema: {
+        operationId: 'listAlertingThings',
         tags: ['alerts'],
         summary: 'Things with an active alert',
         response: { 200: dataOf(Type.Object({ alerting_tuids: Type.Array(Type.String()) })), ...errors(401, 429) },
@@ -53,6 +54,7 @@ export function registerAlertRoutes(app: FastifyInstance, deps: RestDeps): void 
     '/things/alerts/count',
     {
       schema: {
+        operationId: 'countActiveAlerts',
         tags: ['alerts'],
         summary: 'Number of active alerts',
         response: { 200: dataOf(Type.Object({ alert_count: Type.Integer() })), ...errors(401, 429) },

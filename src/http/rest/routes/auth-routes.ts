@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { RestDeps } from '../rest-deps.js';
+import type { RestApp, RestDeps } from '../rest-deps.js';
 import { dataOf, errors } from '../schemas.js';
 
 const ClientTokenBody = Type.Object(
@@ -9,12 +8,13 @@ const ClientTokenBody = Type.Object(
 );
 
 /** Endpoint 1: `POST /auth/client-token`, the only REST call without a token. */
-export function registerAuthRoutes(app: FastifyInstance, deps: RestDeps): void {
+export function registerAuthRoutes(app: RestApp, deps: RestDeps): void {
   app.post(
     '/auth/client-token',
     {
       config: { public: true },
       schema: {
+        operationId: 'createClientToken',
         tags: ['auth'],
         summary: 'Create a client access token (15 minutes)',
         body: ClientTokenBody,
@@ -22,8 +22,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: RestDeps): void {
       },
     },
     async (request) => {
-      const body = request.body as { client_id: string; client_secret: string };
-      const issued = await deps.clientTokens.issue(body.client_id, body.client_secret);
+      const issued = await deps.clientTokens.issue(request.body.client_id, request.body.client_secret);
       return { data: { token: issued.token, expires_in: issued.expiresIn } };
     },
   );

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { commandTsmIds } from '../../../catalog/index.js';
-import type { FastifyInstance } from 'fastify';
 import { listCommandHistory } from '../../../domain/commands/command-history.js';
 import { commandsPerRequest } from '../../../domain/commands/command-rules.js';
 import { sendCommands } from '../../../domain/commands/send-commands.js';
-import type { RestDeps } from '../rest-deps.js';
+import type { RestApp, RestDeps } from '../rest-deps.js';
 import { CommandHistoryRecord, SentCommandRequest, TuidParams, dataOf, errors } from '../schemas.js';
 
 // The body is checked by the domain, not by a schema, so REST and GraphQL name the same problems the same way
@@ -21,13 +20,14 @@ const HistoryQuery = Type.Object({
 });
 
 /** Endpoints 4 and 5: send commands to a thing, and read its command history. */
-export function registerCommandRoutes(app: FastifyInstance, deps: RestDeps): void {
+export function registerCommandRoutes(app: RestApp, deps: RestDeps): void {
   app.post(
     '/things/:tuid/commands',
     {
       // The body's field paths in errors start with `commands` (`commands[0].transactionId`), as the domain's do.
       config: { bodyName: 'commands' },
       schema: {
+        operationId: 'sendCommands',
         tags: ['commands'],
         summary: 'Send commands to a thing: stored in its history and published on its downlink topic',
         params: TuidParams,
@@ -36,7 +36,7 @@ export function registerCommandRoutes(app: FastifyInstance, deps: RestDeps): voi
       },
     },
     async (request) => {
-      const { tuid } = request.params as { tuid: string };
+      const { tuid } = request.params;
       return { data: await sendCommands(deps, request.client, { tuid, commands: request.body }) };
     },
   );
@@ -45,6 +45,7 @@ export function registerCommandRoutes(app: FastifyInstance, deps: RestDeps): voi
     '/things/:tuid/commands',
     {
       schema: {
+        operationId: 'listCommandHistory',
         tags: ['commands'],
         summary: "Read a thing's command history, newest first",
         params: TuidParams,
@@ -53,8 +54,8 @@ export function registerCommandRoutes(app: FastifyInstance, deps: RestDeps): voi
       },
     },
     async (request) => {
-      const { tuid } = request.params as { tuid: string };
-      const { limit } = request.query as { limit?: number };
+      const { tuid } = request.params;
+      const { limit } = request.query;
       return { data: await listCommandHistory(deps, request.client, { tuid, limit }) };
     },
   );

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { assignThingToGroup, getThingGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
 import { createGroup, deleteGroup, groupListLimit, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
 import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
 import { presentCreatedGroup, presentListedGroup, presentThingGroup, presentThingSummary } from '../presenters.js';
-import type { RestDeps } from '../rest-deps.js';
+import type { RestApp, RestDeps } from '../rest-deps.js';
 import { ThingSummary, TuidParams, dataOf, errors } from '../schemas.js';
 
 const groupIdRule = '1-64 characters; no whitespace, control characters, /, + or #; not `unassigned` in any letter case';
@@ -37,24 +36,23 @@ const pathGroupId = { groupId: 'groupid' } as const;
 const bodyGroupId = { groupId: 'group_id' } as const;
 
 /** Endpoints 9 to 13: deployment groups, and a thing's group. */
-export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void {
+export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
   const tags = ['groups'];
 
   app.post(
     '/groups',
-    { config: { fieldNames: { groupId: 'group_id', description: 'group_description' } }, schema: { tags, summary: 'Create a deployment group', body: CreateBody, response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) } } },
+    { config: { fieldNames: { groupId: 'group_id', description: 'group_description' } }, schema: { operationId: 'createGroup', tags, summary: 'Create a deployment group', body: CreateBody, response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) } } },
     async (request) => {
-      const body = request.body as { group_id: string; group_description?: string | null };
-      const group = await createGroup(deps, request.client, { groupId: body.group_id, description: body.group_description });
+      const group = await createGroup(deps, request.client, { groupId: request.body.group_id, description: request.body.group_description });
       return { data: presentCreatedGroup(group) };
     },
   );
 
   app.get(
     '/groups',
-    { schema: { tags, summary: 'List the groups by id, with `unassigned`', querystring: ListQuery, response: { 200: dataOf(Type.Array(ListedGroup)), ...errors(400, 401, 429) } } },
+    { schema: { operationId: 'listGroups', tags, summary: 'List the groups by id, with `unassigned`', querystring: ListQuery, response: { 200: dataOf(Type.Array(ListedGroup)), ...errors(400, 401, 429) } } },
     async (request) => {
-      const { q, limit } = request.query as { q?: string; limit?: number };
+      const { q, limit } = request.query;
       return { data: (await listGroups(deps, request.client, { q, limit })).map(presentListedGroup) };
     },
   );
@@ -63,11 +61,11 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     '/groups/:groupid/rename',
     {
       config: { fieldNames: { groupId: 'groupid', newGroupId: 'group_id' } },
-      schema: { tags, summary: 'Rename a group; its things follow', params: GroupParams, body: GroupIdBody, response: { 200: dataOf(Type.Object({ group_id: Type.String() })), ...errors(400, 401, 404, 409, 429) } },
+      schema: { operationId: 'renameGroup', tags, summary: 'Rename a group; its things follow', params: GroupParams, body: GroupIdBody, response: { 200: dataOf(Type.Object({ group_id: Type.String() })), ...errors(400, 401, 404, 409, 429) } },
     },
     async (request) => {
-      const { groupid } = request.params as { groupid: string };
-      const { group_id } = request.body as { group_id: string };
+      const { groupid } = request.params;
+      const { group_id } = request.body;
       const renamed = await renameGroup(deps, request.client, { groupId: groupid, newGroupId: group_id });
       return { data: { group_id: renamed.groupId } };
     },
@@ -78,6 +76,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     {
       config: { fieldNames: pathGroupId },
       schema: {
+        operationId: 'deleteGroup',
         tags,
         summary: 'Delete a group; its things become unassigned',
         params: GroupParams,
@@ -85,7 +84,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
       },
     },
     async (request) => {
-      const { groupid } = request.params as { groupid: string };
+      const { groupid } = request.params;
       await deleteGroup(deps, request.client, { groupId: groupid });
       return { data: { group_id: groupid, deleted: true } };
     },
@@ -96,6 +95,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     {
       config: { fieldNames: pathGroupId },
       schema: {
+        operationId: 'listGroupThings',
         tags,
         summary: 'List the things of a group (`unassigned`: the things in no group)',
         params: GroupParams,
@@ -103,7 +103,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
       },
     },
     async (request) => {
-      const { groupid } = request.params as { groupid: string };
+      const { groupid } = request.params;
       const { groupId, things } = await listGroupThings(deps, request.client, { groupId: groupid });
       return { data: { group_id: shownGroupId(groupId), tuids: things.map((t) => t.tuid), things: things.map(presentThingSummary) } };
     },
@@ -114,6 +114,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
     {
       config: { fieldNames: bodyGroupId },
       schema: {
+        operationId: 'assignThingToGroup',
         tags,
         summary: 'Assign a thing to a group (`unassigned`: to none); claims a thing nobody owns',
         params: TuidParams,
@@ -122,8 +123,8 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
       },
     },
     async (request) => {
-      const { tuid } = request.params as { tuid: string };
-      const { group_id } = request.body as { group_id: string };
+      const { tuid } = request.params;
+      const { group_id } = request.body;
       const thing = await assignThingToGroup(deps, request.client, { tuid, groupId: group_id });
       return { data: { ...presentThingGroup(thing), installation_status: thing.installationStatus } };
     },
@@ -131,9 +132,9 @@ export function registerGroupRoutes(app: FastifyInstance, deps: RestDeps): void 
 
   app.get(
     '/things/:tuid/group',
-    { schema: { tags, summary: 'Read the group of a thing', params: TuidParams, response: { 200: dataOf(ThingGroup), ...errors(400, 401, 404, 429) } } },
+    { schema: { operationId: 'getThingGroup', tags, summary: 'Read the group of a thing', params: TuidParams, response: { 200: dataOf(ThingGroup), ...errors(400, 401, 404, 429) } } },
     async (request) => {
-      const { tuid } = request.params as { tuid: string };
+      const { tuid } = request.params;
       const thing = await getThingGroup(deps, request.client, { tuid });
       return { data: presentThingGroup(thing) };
     },

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { installationHistoryLimit, listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
 import { installationStatuses } from '../../../domain/things/thing-types.js';
 import { presentInstallationChange, presentInstallationEntry } from '../presenters.js';
-import type { RestDeps } from '../rest-deps.js';
+import type { RestApp, RestDeps } from '../rest-deps.js';
 import { TuidParams, dataOf, errors } from '../schemas.js';
 
 const InstallationStatus = Type.String({ enum: [...installationStatuses], description: 'new, installed, uninstalled, quarantine or retired' });
@@ -31,12 +30,13 @@ const HistoryQuery = Type.Object({
 });
 
 /** Endpoints 7 and 8: set the installation status of a thing, and read its history (newest first). */
-export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps): void {
+export function registerInstallationRoutes(app: RestApp, deps: RestDeps): void {
   app.post(
     '/things/:tuid/installations',
     {
       config: { fieldNames: { status: 'installation_status' } },
       schema: {
+        operationId: 'setInstallationStatus',
         tags: ['installations'],
         summary: 'Set the installation status of a thing (claims a thing nobody owns)',
         params: TuidParams,
@@ -45,9 +45,8 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
       },
     },
     async (request) => {
-      const { tuid } = request.params as { tuid: string };
-      const body = request.body as { installation_status: string };
-      return { data: presentInstallationChange(await setInstallationStatus(deps, request.client, { tuid, status: body.installation_status })) };
+      const { tuid } = request.params;
+      return { data: presentInstallationChange(await setInstallationStatus(deps, request.client, { tuid, status: request.body.installation_status })) };
     },
   );
 
@@ -55,6 +54,7 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
     '/things/:tuid/installations',
     {
       schema: {
+        operationId: 'listInstallationHistory',
         tags: ['installations'],
         summary: 'Read the installation status history of a thing, newest first',
         params: TuidParams,
@@ -63,8 +63,8 @@ export function registerInstallationRoutes(app: FastifyInstance, deps: RestDeps)
       },
     },
     async (request) => {
-      const { tuid } = request.params as { tuid: string };
-      const { limit } = request.query as { limit?: number };
+      const { tuid } = request.params;
+      const { limit } = request.query;
       return { data: (await listInstallationHistory(deps, request.client, { tuid, limit })).map(presentInstallationEntry) };
     },
   );

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { listMessages, messageLimit } from '../../../domain/messages/message-query.js';
 import { dataArrayJson } from '../presenters.js';
-import type { RestDeps } from '../rest-deps.js';
+import type { RestApp, RestDeps } from '../rest-deps.js';
 import { TuidParams, errors } from '../schemas.js';
 
 const idList = Type.String({ pattern: '^\\s*\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*$', description: 'comma-separated integers', 'x-expected': 'comma-separated whole numbers' });
@@ -16,11 +15,12 @@ const MessageQuery = Type.Object({
 }, { required: ['limit'] });
 
 /** Endpoint 3: `GET /things/{tuid}/messages`, newest first, each message as stored plus `deploymentGroupId`. */
-export function registerMessageRoutes(app: FastifyInstance, deps: RestDeps): void {
+export function registerMessageRoutes(app: RestApp, deps: RestDeps): void {
   app.get(
     '/things/:tuid/messages',
     {
       schema: {
+        operationId: 'listThingMessages',
         tags: ['messages'],
         summary: "List a thing's messages, newest first",
         params: TuidParams,
@@ -29,16 +29,9 @@ export function registerMessageRoutes(app: FastifyInstance, deps: RestDeps): voi
       },
     },
     async (request, reply) => {
-      const { tuid } = request.params as { tuid: string };
-      const query = request.query as { limit: number; messageid?: string; eventid?: string; from?: number; to?: number };
-      const messages = await listMessages(deps, request.client, {
-        tuid,
-        limit: query.limit,
-        messageIds: parseIdList(query.messageid),
-        eventIds: parseIdList(query.eventid),
-        from: query.from,
-        to: query.to,
-      });
+      const { tuid } = request.params;
+      const { limit, messageid, eventid, from, to } = request.query;
+      const messages = await listMessages(deps, request.client, { tuid, limit, messageIds: parseIdList(messageid), eventIds: parseIdList(eventid), from, to });
       // Stored messages are already JSON: splice them into the envelope instead of parsing and serializing again.
       return reply.type('application/json; charset=utf-8').serializer((payload) => payload as string).send(dataArrayJson(messages));
     },

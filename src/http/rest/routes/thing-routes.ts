@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { listThings, thingPageLimit } from '../../../domain/things/thing-queries.js';
 import { installationStatuses } from '../../../domain/things/thing-types.js';
 import { requireThing } from '../../../domain/things/thing-access.js';
 import { presentThingSummary } from '../presenters.js';
-import type { RestDeps } from '../rest-deps.js';
+import type { RestApp, RestDeps } from '../rest-deps.js';
 import { ThingSummary, TuidParams, dataOf, errors } from '../schemas.js';
 
 const ThingListQuery = Type.Object({
@@ -16,12 +15,13 @@ const ThingListQuery = Type.Object({
 });
 
 /** Endpoint 2 (`GET /things/{tuid}`, the thing summary) and the list `GET /things` with filters and cursor paging. */
-export function registerThingRoutes(app: FastifyInstance, deps: RestDeps): void {
+export function registerThingRoutes(app: RestApp, deps: RestDeps): void {
   app.get(
     '/things',
     {
       config: { fieldNames: { groupId: 'group_id', installationStatus: 'installation_status' } },
       schema: {
+        operationId: 'listThings',
         tags: ['things'],
         summary: "List the organization's things by TUID, a page at a time",
         querystring: ThingListQuery,
@@ -32,14 +32,8 @@ export function registerThingRoutes(app: FastifyInstance, deps: RestDeps): void 
       },
     },
     async (request) => {
-      const query = request.query as { group_id?: string; installation_status?: string; q?: string; limit?: number; cursor?: string };
-      const page = await listThings(deps, request.client, {
-        groupId: query.group_id,
-        installationStatus: query.installation_status,
-        q: query.q,
-        limit: query.limit,
-        cursor: query.cursor,
-      });
+      const { group_id, installation_status, q, limit, cursor } = request.query;
+      const page = await listThings(deps, request.client, { groupId: group_id, installationStatus: installation_status, q, limit, cursor });
       return { data: { things: page.things.map(presentThingSummary), next_cursor: page.nextCursor } };
     },
   );
@@ -47,6 +41,7 @@ export function registerThingRoutes(app: FastifyInstance, deps: RestDeps): void 
     '/things/:tuid',
     {
       schema: {
+        operationId: 'getThing',
         tags: ['things'],
         summary: 'Read the summary of a thing',
         params: TuidParams,
@@ -54,7 +49,7 @@ export function registerThingRoutes(app: FastifyInstance, deps: RestDeps): void 
       },
     },
     async (request) => {
-      const { tuid } = request.params as { tuid: string };
+      const { tuid } = request.params;
       return { data: presentThingSummary(await requireThing(deps, request.client, tuid)) };
     },
   );

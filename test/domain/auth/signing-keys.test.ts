@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, jwtVerify } from 'jose';
 import { ManualClock } from '../../../src/domain/clock.js';
-import { SigningKeys, longestTokenLifetimeS } from '../../../src/domain/identity/signing-keys.js';
+import { SigningKeys, longestTokenLifetimeS } from '../../../src/domain/auth/signing-keys.js';
 import type { Database } from '../../../src/store/database.js';
 import type { Store } from '../../../src/store/store.js';
 import { cleanupStores, openMigratedStore, storeTargets } from '../../helpers/databases.js';

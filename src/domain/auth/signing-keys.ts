@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
-import type { StoredSigningKey } from './types.js';
+import type { StoredSigningKey } from './auth-types.js';
 
 /** The longest-lived token the platform signs (GraphQL refresh token, 12 h): a retired key verifies this long. */
 export const longestTokenLifetimeS = 43_200;

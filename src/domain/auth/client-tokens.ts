@@ -4,7 +4,7 @@ import { unauthenticated } from '../errors.js';
 import type { DomainEventBus } from '../events.js';
 import { audiences, signToken, verifyToken } from './jwt.js';
 import type { ClientPrincipal } from './principal.js';
-import { verifySecret } from './secrets.js';
+import { verifySecret } from '../identity/secrets.js';
 import type { SigningKeys } from './signing-keys.js';
 import { TokenCache } from './token-cache.js';
 

@@ -1,4 +1,4 @@
-import type { Role } from './types.js';
+import type { Role } from '../identity/types.js';
 
 /** Who is calling, as established from a verified token. Every domain function that reads or writes takes one. */
 export type Principal = ClientPrincipal | UserPrincipal;

@@ -3,14 +3,14 @@ import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { unauthenticated } from '../errors.js';
 import type { DomainEventBus, SessionEndReason } from '../events.js';
-import { dummyPasswordHash } from './identity-service.js';
+import { dummyPasswordHash } from '../identity/identity-service.js';
 import { audiences, signToken, verifyToken } from './jwt.js';
 import { LoginThrottle } from './login-throttle.js';
 import type { UserPrincipal } from './principal.js';
 import type { SigningKeys } from './signing-keys.js';
 import { TokenCache } from './token-cache.js';
-import { verifyPassword } from './secrets.js';
-import type { Role, User } from './types.js';
+import { verifyPassword } from '../identity/secrets.js';
+import type { Role, User } from '../identity/types.js';
 
 /** Token lifetimes of seed 001: access 15 minutes, refresh 12 hours. */
 export const accessTokenLifetimeS = 900;
