@@ -197,16 +197,20 @@ export async function startApp(options: AppOptions): Promise<App> {
     // Closed first (stoppers run in reverse): upgraded WebSocket connections would keep the HTTP server open.
     stoppers.push(() => graphql.close());
     const httpPort = portOf(http) ?? config.port;
-    const registry = new InstanceRegistry({ store, clock, logger }, { id: instanceId, version: packageVersion, host: hostname(), startedAt: clock.now() }, () => {
-      const stats = consumerStats?.();
-      return {
-        mqtt: mqtt.mode,
-        liveSubscriptions: graphql.liveSubscriptions(),
-        ...(stats && { consumer: { slots: stats.slots, inFlight: stats.inFlight, lagMs: stats.lagMs } }),
-      };
-    });
-    await registry.start();
-    stoppers.push(() => registry.stop());
+    // Only PostgreSQL is shared by several instances. On SQLite a heartbeat would be a write on the main
+    // connection, which waits synchronously (blocking the event loop) whenever the ingest writer holds the lock.
+    if (database.dialect === 'postgres') {
+      const registry = new InstanceRegistry({ store, clock, logger }, { id: instanceId, version: packageVersion, host: hostname(), startedAt: clock.now() }, () => {
+        const stats = consumerStats?.();
+        return {
+          mqtt: mqtt.mode,
+          liveSubscriptions: graphql.liveSubscriptions(),
+          ...(stats && { consumer: { slots: stats.slots, inFlight: stats.inFlight, lagMs: stats.lagMs } }),
+        };
+      });
+      await registry.start();
+      stoppers.push(() => registry.stop());
+    }
     // Its version and Node's are in thingdesk_build_info; `instance` is Prometheus' own label for the scrape target.
     infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status).', { instance_id: instanceId });
     logger.info({ httpPort, metricsPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');

@@ -22,12 +22,25 @@ async function status(databaseUrl: string): Promise<StatusJson> {
   return JSON.parse(result.stdout) as StatusJson;
 }
 
-for (const target of storeTargets) {
+describe('thingdesk status on SQLite', () => {
+  test('says that a SQLite store has one process and no register, rather than listing nothing', async () => {
+    const server = await startTestApp();
+    try {
+      const text = await runThingdesk(['status'], { ...testBootstrap, DATABASE_URL: server.config.databaseUrl });
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /instances register only on PostgreSQL/);
+      assert.deepEqual((await status(server.config.databaseUrl)).instances, []);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+for (const target of storeTargets.filter((candidate) => candidate.name === 'postgres')) {
   describe(`thingdesk status on ${target.name}`, { skip: target.skip }, () => {
     test('lists the live instances with their version and leases; a clean stop removes one; a silent one is shown silent', { timeout: 60_000 }, async () => {
       const databaseUrl = await target.createUrl();
-      // Two processes on one SQLite file are not a supported deployment; PostgreSQL shows two.
-      const count = target.name === 'postgres' ? 2 : 1;
+      const count = 2;
       const apps: TestApp[] = [];
       try {
         for (let i = 0; i < count; i++) apps.push(await startTestApp({ DATABASE_URL: databaseUrl }));

@@ -9,7 +9,16 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
     .description('list the running instances of this deployment (from the store DATABASE_URL names): version, start, leases, consumer lag')
     .option('--json', 'print the instances as JSON')
     .action(async (options: { json?: boolean }) => {
-      const instances = await withStore(io, (deps) => deploymentStatus(deps));
+      const { instances, register } = await withStore(io, async (deps, config) => ({
+        instances: await deploymentStatus(deps),
+        register: !config.databaseUrl.startsWith('file:'),
+      }));
+      if (!register) {
+        // One process serves a SQLite store; the register is kept where several instances share PostgreSQL.
+        if (options.json) io.stdout(`${JSON.stringify({ instances: [], note: 'SQLite: a single instance, not registered' })}\n`);
+        else io.stdout('SQLite store: one platform process serves it; instances register only on PostgreSQL (check the process, or GET /healthz).\n');
+        return;
+      }
       if (options.json) io.stdout(`${JSON.stringify({ instances })}\n`);
       else io.stdout(formatStatus(instances, Date.now()));
     });
