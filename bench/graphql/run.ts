@@ -11,16 +11,38 @@
  */
 import { join } from 'node:path';
 import { errorCount, measureLoad, pick, postJson, type LoadResult, type LoadTarget } from '../lib/http-load.js';
-import { describeErrors, endMachineInfo, fixed, int, noiseNotes, percent, saveJsonReport, table, verdictWord, type MachineInfo, type Verdict } from '../lib/http-report.js';
+import {
+  describeErrors,
+  endMachineInfo,
+  fixed,
+  int,
+  noiseNotes,
+  percent,
+  saveJsonReport,
+  table,
+  verdictWord,
+  type MachineInfo,
+  type Verdict,
+} from '../lib/http-report.js';
 import { repoRoot, type PlatformEntry } from '../lib/node-entry.js';
 import { killAll, killChildrenOnSignal } from '../lib/processes.js';
-import { graphqlPath, loadTiming, log, platformEnvOverrides, prepareReadRun, removeRunFiles, selected, startPlatform } from '../lib/read-bench.js';
+import {
+  graphqlPath,
+  loadTiming,
+  log,
+  platformEnvOverrides,
+  prepareReadRun,
+  removeRunFiles,
+  selected,
+  startPlatform,
+} from '../lib/read-bench.js';
 import { seedCredentials, seededTuids, type SeededSqlite } from '../lib/seed-store.js';
 import { checkRestAnswers, fetchClientToken, messagesLimit, restMessagesTarget, restThingTarget } from '../rest/targets.js';
 
 const targetRatio = 0.6;
 
-const thingQuery = 'query Thing($tuid: ID!) { thing(tuid: $tuid) { tuid batteryLevel timestamp location { lat lon } gatewayTuid version installationStatus groupId } }';
+const thingQuery =
+  'query Thing($tuid: ID!) { thing(tuid: $tuid) { tuid batteryLevel timestamp location { lat lon } gatewayTuid version installationStatus groupId } }';
 const messagesQuery = `query Messages($tuid: ID!) { messages(tuid: $tuid, limit: ${messagesLimit}) }`;
 
 interface Pair {
@@ -43,7 +65,9 @@ interface GraphqlReport {
 async function login(baseUrl: string): Promise<string> {
   const answer = (await postJson(`${baseUrl}${graphqlPath}`, {
     query: 'mutation Login($input: LoginInput!) { login(loginInput: $input) { accessToken } }',
-    variables: { input: { email: seedCredentials.email, organizationName: seedCredentials.organizationName, password: seedCredentials.password } },
+    variables: {
+      input: { email: seedCredentials.email, organizationName: seedCredentials.organizationName, password: seedCredentials.password },
+    },
   })) as { data?: { login?: { accessToken?: string } }; errors?: unknown };
   const token = answer.data?.login?.accessToken;
   if (typeof token !== 'string') throw new Error(`login failed: ${JSON.stringify(answer).slice(0, 500)}`);
@@ -64,10 +88,15 @@ function graphqlTarget(name: string, query: string, token: string, tuids: readon
 /** One request of each query before any load: a wrong answer must fail the run. */
 async function checkGraphqlAnswers(baseUrl: string, token: string, tuid: string): Promise<void> {
   const headers = { authorization: `Bearer ${token}` };
-  const thing = (await postJson(`${baseUrl}${graphqlPath}`, { query: thingQuery, variables: { tuid } }, headers)) as { data?: { thing?: { tuid?: string } } };
+  const thing = (await postJson(`${baseUrl}${graphqlPath}`, { query: thingQuery, variables: { tuid } }, headers)) as {
+    data?: { thing?: { tuid?: string } };
+  };
   if (thing.data?.thing?.tuid !== tuid) throw new Error(`thing query answered ${JSON.stringify(thing).slice(0, 300)}`);
-  const messages = (await postJson(`${baseUrl}${graphqlPath}`, { query: messagesQuery, variables: { tuid } }, headers)) as { data?: { messages?: unknown[] } };
-  if (messages.data?.messages?.length !== messagesLimit) throw new Error(`messages query answered ${JSON.stringify(messages).slice(0, 300)}`);
+  const messages = (await postJson(`${baseUrl}${graphqlPath}`, { query: messagesQuery, variables: { tuid } }, headers)) as {
+    data?: { messages?: unknown[] };
+  };
+  if (messages.data?.messages?.length !== messagesLimit)
+    throw new Error(`messages query answered ${JSON.stringify(messages).slice(0, 300)}`);
 }
 
 function judge(pairs: readonly Pair[]): Verdict[] {
@@ -84,7 +113,9 @@ function judge(pairs: readonly Pair[]): Verdict[] {
 
 function formatReport(report: GraphqlReport): string {
   const { machine, timing } = report;
-  const rows: string[][] = [['target', 'req/s', 'p50 ms', 'p99 ms', 'ratio GraphQL/REST', 'server CPU %', 'server CPU µs/req', 'errors', 'verdict vs target']];
+  const rows: string[][] = [
+    ['target', 'req/s', 'p50 ms', 'p99 ms', 'ratio GraphQL/REST', 'server CPU %', 'server CPU µs/req', 'errors', 'verdict vs target'],
+  ];
   report.pairs.forEach((pair, index) => {
     const verdict = report.verdicts[index];
     const line = (result: LoadResult, ratio: string, verdictText: string) => [
@@ -106,14 +137,19 @@ function formatReport(report: GraphqlReport): string {
     `== GraphQL benchmark (${machine.cpus} CPUs, Node ${machine.node}, platform ${machine.platformEntry})`,
     `autocannon in the bench process: ${timing.connections} connections, warm-up ${timing.warmupS} s, then ${timing.windowS} s measured per target; ` +
       'a random seeded TUID per request (GraphQL: same query text, TUID in the variables)',
-    ...(Object.keys(report.platformEnvOverrides).length > 0 ? [`platform environment overrides: ${JSON.stringify(report.platformEnvOverrides)}`] : []),
+    ...(Object.keys(report.platformEnvOverrides).length > 0
+      ? [`platform environment overrides: ${JSON.stringify(report.platformEnvOverrides)}`]
+      : []),
     '',
     table(rows),
     '',
     `store: SQLite, ${report.store}`,
     `GraphQL queries: ${report.queries.thing}`,
     `                 ${report.queries.messages}`,
-    `load generator CPU in the windows: ${report.pairs.flatMap((p) => [p.rest, p.graphql]).map((r) => `${fixed(r.loadGeneratorCpuPercent, 0)} %`).join(', ')} (of ${machine.cpus * 100} %)`,
+    `load generator CPU in the windows: ${report.pairs
+      .flatMap((p) => [p.rest, p.graphql])
+      .map((r) => `${fixed(r.loadGeneratorCpuPercent, 0)} %`)
+      .join(', ')} (of ${machine.cpus * 100} %)`,
     '',
     'targets (issue 6):',
     ...report.verdicts.map((v) => `  ${verdictWord(v).padEnd(20)} ${v.target}: ${v.detail}`),
@@ -148,7 +184,13 @@ async function main(): Promise<void> {
         {
           operation: `messages(limit: ${messagesLimit})`,
           rest: restMessagesTarget(clientToken, tuids),
-          graphql: graphqlTarget(`GraphQL messages(tuid, limit: ${messagesLimit})`, messagesQuery, accessToken, tuids, '{"data":{"messages":['),
+          graphql: graphqlTarget(
+            `GraphQL messages(tuid, limit: ${messagesLimit})`,
+            messagesQuery,
+            accessToken,
+            tuids,
+            '{"data":{"messages":[',
+          ),
         },
       ];
       for (const { operation, rest, graphql } of operations) {

@@ -15,11 +15,17 @@ export interface BrokerCeiling extends FleetMeasurement {
 
 /** aedes with a no-op `authorizePublish` (see bare-broker.ts); no credentials needed. */
 export async function measureAedesCeiling(fleet: Omit<FleetOptions, 'url'>, timing: WindowTiming): Promise<BrokerCeiling> {
-  const broker = spawnChild('bare aedes broker', process.execPath, [...tsxImportArgs, join(repoRoot, 'bench/ingest/bare-broker.ts')], { env: { PATH: process.env.PATH } });
+  const broker = spawnChild('bare aedes broker', process.execPath, [...tsxImportArgs, join(repoRoot, 'bench/ingest/bare-broker.ts')], {
+    env: { PATH: process.env.PATH },
+  });
   try {
     const port = Number((await waitForOutput(broker, /"bareBrokerPort":(\d+)/))[1]);
     const rss = new RssSampler(broker.pid);
-    const measurement = await measureFleet({ ...fleet, url: `mqtt://127.0.0.1:${port}`, username: undefined, password: undefined }, { serverPid: broker.pid }, timing);
+    const measurement = await measureFleet(
+      { ...fleet, url: `mqtt://127.0.0.1:${port}`, username: undefined, password: undefined },
+      { serverPid: broker.pid },
+      timing,
+    );
     return { ...measurement, serverPeakRssMiB: rss.stop() };
   } finally {
     await broker.stop();
@@ -31,7 +37,13 @@ export async function measureExternalCeiling(fleet: FleetOptions, consumers: num
   const consumer = spawnChild(
     'null consumer',
     process.execPath,
-    [...tsxImportArgs, join(repoRoot, 'bench/ingest/null-consumer.ts'), fleet.url, `thingdesk/${fleet.organizationId}/up/+`, String(consumers)],
+    [
+      ...tsxImportArgs,
+      join(repoRoot, 'bench/ingest/null-consumer.ts'),
+      fleet.url,
+      `thingdesk/${fleet.organizationId}/up/+`,
+      String(consumers),
+    ],
     { env: { PATH: process.env.PATH } },
   );
   try {

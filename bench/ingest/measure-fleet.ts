@@ -108,7 +108,9 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
   const receivedAtStart = atStart?.get('thingdesk_ingest_received_total') ?? 0;
   const rowsAtStart = target.drain ? await target.countRows?.() : undefined;
   const governed = (fleet: Awaited<ReturnType<typeof startFleet>>, ackedBefore: number) =>
-    target.govern && target.metricsUrl ? new BacklogGovernor(fleet, target.metricsUrl, target.govern, receivedAtStart, ackedBefore).start() : undefined;
+    target.govern && target.metricsUrl
+      ? new BacklogGovernor(fleet, target.metricsUrl, target.govern, receivedAtStart, ackedBefore).start()
+      : undefined;
 
   let warmupAcked = 0;
   let reportsAfterTs = fleetOptions.reportsAfterTs ?? 0;
@@ -137,7 +139,9 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
       return { at, acked, rows, countMs, serverCpu, benchCpu, scrape };
     };
     const backlogAt = (snap: Snapshot) =>
-      snap.scrape === undefined ? undefined : warmupAcked + snap.acked - ((snap.scrape.get('thingdesk_ingest_received_total') ?? 0) - receivedAtStart);
+      snap.scrape === undefined
+        ? undefined
+        : warmupAcked + snap.acked - ((snap.scrape.get('thingdesk_ingest_received_total') ?? 0) - receivedAtStart);
     const first = await snapshot();
     await sleep(timing.windowS * 1000 - (performance.now() - first.at));
     const last = await snapshot();
@@ -160,7 +164,8 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
       ackLatencyMs: report.ackLatencyMs,
       fleetErrors: report.errors,
       errorSamples: [...errorSamples],
-      serverCpuPercent: first.serverCpu === undefined || last.serverCpu === undefined ? undefined : ((last.serverCpu - first.serverCpu) / windowS) * 100,
+      serverCpuPercent:
+        first.serverCpu === undefined || last.serverCpu === undefined ? undefined : ((last.serverCpu - first.serverCpu) / windowS) * 100,
       // process.cpuUsage(previous) is the difference since `previous`, in microseconds; the window is shorter than
       // the time to here by the last count and scrape only.
       simulatorCpuPercent: ((benchCpu.user + benchCpu.system) / 1e6 / ((performance.now() - first.at) / 1000)) * 100,
@@ -168,7 +173,10 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
       metrics: first.scrape && last.scrape ? metricsWindow(first.scrape, last.scrape, windowS) : undefined,
       drain,
       lastReportTs: fleet.lastReportTs(),
-      backlog: backlogStart === undefined || backlogEnd === undefined ? undefined : { atStart: backlogStart, atEnd: backlogEnd, peak: governor?.peak ?? Math.max(backlogStart, backlogEnd) },
+      backlog:
+        backlogStart === undefined || backlogEnd === undefined
+          ? undefined
+          : { atStart: backlogStart, atEnd: backlogEnd, peak: governor?.peak ?? Math.max(backlogStart, backlogEnd) },
     };
   } finally {
     governor?.stop();
@@ -179,7 +187,12 @@ export async function measureFleet(fleetOptions: FleetOptions, target: MeasureTa
 // The backlog is drained, or nothing more arrives for this long: what is missing then was dropped by the broker.
 const drainStallS = 10;
 
-async function drainBacklog(metricsUrl: string, atStart: Scrape, acked: number, rowsAdded: () => Promise<number | undefined>): Promise<BacklogDrain> {
+async function drainBacklog(
+  metricsUrl: string,
+  atStart: Scrape,
+  acked: number,
+  rowsAdded: () => Promise<number | undefined>,
+): Promise<BacklogDrain> {
   const started = performance.now();
   let scrape = await scrapeMetrics(metricsUrl);
   const received = () => delta(atStart, scrape, 'thingdesk_ingest_received_total');
@@ -193,7 +206,8 @@ async function drainBacklog(metricsUrl: string, atStart: Scrape, acked: number, 
   }
   const seconds = ((seen >= acked ? performance.now() : grewAt) - started) / 1000;
   // A batch counts as received before its commit: wait until the stored count stops moving before counting rows.
-  const settled = (sample: Scrape) => delta(atStart, sample, 'thingdesk_ingest_stored_total') + delta(atStart, sample, 'thingdesk_ingest_duplicates_total');
+  const settled = (sample: Scrape) =>
+    delta(atStart, sample, 'thingdesk_ingest_stored_total') + delta(atStart, sample, 'thingdesk_ingest_duplicates_total');
   for (let previous = -1, waited = 0; settled(scrape) !== previous && waited < 10_000; waited += 1000) {
     previous = settled(scrape);
     await sleep(1000);
@@ -212,7 +226,12 @@ async function drainBacklog(metricsUrl: string, atStart: Scrape, acked: number, 
 
 function metricsWindow(first: Scrape, last: Scrape, windowS: number): PlatformMetricsWindow {
   const perS = (name: string) => delta(first, last, name) / windowS;
-  const inMs = (window: HistogramWindow): HistogramWindow => ({ count: window.count, mean: window.mean * 1000, p50: window.p50 * 1000, p99: window.p99 * 1000 });
+  const inMs = (window: HistogramWindow): HistogramWindow => ({
+    count: window.count,
+    mean: window.mean * 1000,
+    p50: window.p50 * 1000,
+    p99: window.p99 * 1000,
+  });
   return {
     receivedPerS: perS('thingdesk_ingest_received_total'),
     storedPerS: perS('thingdesk_ingest_stored_total'),

@@ -64,7 +64,8 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
   await withClient(base, (client) => client.query(`create schema ${ceilingSchema}`));
   const ceilingUrl = new URL(base);
   ceilingUrl.searchParams.set('options', `-c search_path=${ceilingSchema}`);
-  const ownBroker = !process.env.BENCH_MQTT_URL && ownMosquittoSkipReason === undefined ? await OwnMosquitto.start(losslessMosquittoSettings) : undefined;
+  const ownBroker =
+    !process.env.BENCH_MQTT_URL && ownMosquittoSkipReason === undefined ? await OwnMosquitto.start(losslessMosquittoSettings) : undefined;
   const mqttUrl = ownBroker?.url ?? (process.env.BENCH_MQTT_URL || 'mqtt://127.0.0.1:1883');
   const brokerNote = ownBroker
     ? `the bench's own Mosquitto (${losslessMosquittoSettings.join(', ')})`
@@ -78,7 +79,12 @@ export async function prepareExternalTarget(): Promise<ExternalTarget> {
   const endSessions = async () => {
     // A clean-start connection with the same client id ends the persistent session and its queue.
     for (let i = 0; i < consumers; i++) {
-      const client = await connectAsync(mqttUrl, { clientId: `${sharedGroup}-slot-${i}`, protocolVersion: 5, clean: true, reconnectPeriod: 0 }).catch(() => undefined);
+      const client = await connectAsync(mqttUrl, {
+        clientId: `${sharedGroup}-slot-${i}`,
+        protocolVersion: 5,
+        clean: true,
+        reconnectPeriod: 0,
+      }).catch(() => undefined);
       await client?.endAsync(true).catch(() => undefined);
     }
   };

@@ -29,7 +29,17 @@ export interface IngestReport {
   startedAt: string;
   /** loadAverage: 1-minute load at the start and the end; other work on the machine distorts every figure. */
   machine: { cpus: number; node: string; platformEntry: string; loadAverage: { start: number; end: number } };
-  fleet: { gateways: number; devices: number; maxInFlight: number; qos: number; protocolVersion: 4 | 5; warmupS: number; settleS: number; windowS: number; platformEnv: Record<string, string> };
+  fleet: {
+    gateways: number;
+    devices: number;
+    maxInFlight: number;
+    qos: number;
+    protocolVersion: 4 | 5;
+    warmupS: number;
+    settleS: number;
+    windowS: number;
+    platformEnv: Record<string, string>;
+  };
   /** Which external broker the PostgreSQL variant ran on. */
   externalBroker?: string;
   scenarios: ScenarioResult[];
@@ -74,14 +84,49 @@ export function judge(scenarios: readonly ScenarioResult[]): IngestReport['verdi
   const steadyLosses = steady.length === 0 ? undefined : Math.max(...steady.map((s) => unaccounted(s.sustained!.measurement.drain)));
   const steadyKeepsUp = steady.length === 0 ? undefined : Math.min(...steady.map((s) => keptUp(s.sustained!.measurement)));
   return [
-    verdict('PostgreSQL + broker, arrays of 10: >= 20,000 msgs committed/s', externalArrays?.platform.committedPerS, (v) => v >= externalTargets.arraysPerS, `${int(externalArrays?.platform.committedPerS)}/s`),
-    verdict('PostgreSQL + broker, single messages: >= 8,000 msgs committed/s', externalSingle?.platform.committedPerS, (v) => v >= externalTargets.singlePerS, `${int(externalSingle?.platform.committedPerS)}/s`),
-    verdict('PostgreSQL + broker, arrays of 10: >= 60 % of the PostgreSQL store-alone ceiling', externalRatio, (v) => v >= externalTargets.storeRatio, percent(externalRatio)),
-    verdict('PostgreSQL + broker, at 80 % of the maximum: committed keeps up with acknowledged (window)', steadyKeepsUp, (v) => v >= 0.97, percent(steadyKeepsUp)),
-    verdict('PostgreSQL + broker, at 80 % of the maximum: after the stop, every acknowledged message stored or a duplicate, 0 lost', steadyLosses, (v) => v <= 0, `${int(steadyLosses)} unaccounted`),
+    verdict(
+      'PostgreSQL + broker, arrays of 10: >= 20,000 msgs committed/s',
+      externalArrays?.platform.committedPerS,
+      (v) => v >= externalTargets.arraysPerS,
+      `${int(externalArrays?.platform.committedPerS)}/s`,
+    ),
+    verdict(
+      'PostgreSQL + broker, single messages: >= 8,000 msgs committed/s',
+      externalSingle?.platform.committedPerS,
+      (v) => v >= externalTargets.singlePerS,
+      `${int(externalSingle?.platform.committedPerS)}/s`,
+    ),
+    verdict(
+      'PostgreSQL + broker, arrays of 10: >= 60 % of the PostgreSQL store-alone ceiling',
+      externalRatio,
+      (v) => v >= externalTargets.storeRatio,
+      percent(externalRatio),
+    ),
+    verdict(
+      'PostgreSQL + broker, at 80 % of the maximum: committed keeps up with acknowledged (window)',
+      steadyKeepsUp,
+      (v) => v >= 0.97,
+      percent(steadyKeepsUp),
+    ),
+    verdict(
+      'PostgreSQL + broker, at 80 % of the maximum: after the stop, every acknowledged message stored or a duplicate, 0 lost',
+      steadyLosses,
+      (v) => v <= 0,
+      `${int(steadyLosses)} unaccounted`,
+    ),
     verdict('PostgreSQL + broker: platform peak RSS < 400 MB', externalRss, (v) => v < targets.rssMiB, `${fixed(externalRss)} MB`),
-    verdict('SQLite, arrays of 10: >= 30,000 msgs committed/s', arrays?.platform.committedPerS, (v) => v >= targets.arraysPerS, `${int(arrays?.platform.committedPerS)}/s`),
-    verdict('SQLite, single messages: >= 15,000 msgs committed/s', single?.platform.committedPerS, (v) => v >= targets.singlePerS, `${int(single?.platform.committedPerS)}/s`),
+    verdict(
+      'SQLite, arrays of 10: >= 30,000 msgs committed/s',
+      arrays?.platform.committedPerS,
+      (v) => v >= targets.arraysPerS,
+      `${int(arrays?.platform.committedPerS)}/s`,
+    ),
+    verdict(
+      'SQLite, single messages: >= 15,000 msgs committed/s',
+      single?.platform.committedPerS,
+      (v) => v >= targets.singlePerS,
+      `${int(single?.platform.committedPerS)}/s`,
+    ),
     verdict('SQLite, arrays of 10: >= 70 % of the store-alone ceiling', storeRatio, (v) => v >= targets.storeRatio, percent(storeRatio)),
     verdict('SQLite: platform peak RSS < 400 MB', peakRss, (v) => v < targets.rssMiB, `${fixed(peakRss)} MB`),
   ];
@@ -101,7 +146,8 @@ function keptUp(measurement: FleetMeasurement): number {
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_cell, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ');
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ');
   return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -128,13 +174,22 @@ export function formatReport(report: IngestReport): string {
       `warm-up ${fleet.warmupS} s, then a fresh fleet, ${fleet.settleS} s settle, ${fleet.windowS} s window`,
     // Only the load at the start tells about other work: by the end the bench's own processes are in it.
     ...(report.machine.loadAverage.start > report.machine.cpus * 0.5
-      ? [`WARNING: the machine was busy before the run (1-minute load ${report.machine.loadAverage.start.toFixed(1)}): other work distorts these figures`]
+      ? [
+          `WARNING: the machine was busy before the run (1-minute load ${report.machine.loadAverage.start.toFixed(1)}): other work distorts these figures`,
+        ]
       : []),
     ...(report.externalBroker ? [`external broker: ${report.externalBroker}`] : []),
     ...(Object.keys(fleet.platformEnv).length > 0 ? [`platform environment overrides: ${JSON.stringify(fleet.platformEnv)}`] : []),
     '',
   );
-  const header = ['scenario', 'msgs committed/s', 'p99 publish→commit ms', 'platform peak RSS MB', 'ratio to broker-alone', 'ratio to store-alone'];
+  const header = [
+    'scenario',
+    'msgs committed/s',
+    'p99 publish→commit ms',
+    'platform peak RSS MB',
+    'ratio to broker-alone',
+    'ratio to store-alone',
+  ];
   out.push(
     table([
       header,
@@ -149,7 +204,10 @@ export function formatReport(report: IngestReport): string {
   );
   for (const s of report.scenarios) {
     const c = s.brokerCeiling;
-    if (c) out.push(`  broker alone, ${s.name}: ${int(c.ackedPerS)} msgs acked/s, p99 ack ${fixed(c.ackLatencyMs.p99)} ms, broker-side CPU ${fixed(c.serverCpuPercent, 0)} %, simulator CPU ${fixed(c.simulatorCpuPercent, 0)} %`);
+    if (c)
+      out.push(
+        `  broker alone, ${s.name}: ${int(c.ackedPerS)} msgs acked/s, p99 ack ${fixed(c.ackLatencyMs.p99)} ms, broker-side CPU ${fixed(c.serverCpuPercent, 0)} %, simulator CPU ${fixed(c.simulatorCpuPercent, 0)} %`,
+      );
   }
   for (const c of report.storeCeilings) {
     out.push(
@@ -187,7 +245,8 @@ export function formatReport(report: IngestReport): string {
   }
   for (const reason of report.skipped) out.push(`skipped: ${reason}`);
   out.push('', 'targets (issues, on the 2-core machine):');
-  for (const v of report.verdicts) out.push(`  ${v.met === undefined ? 'not measured' : v.met ? 'met    ' : 'NOT met'}  ${v.target}: ${v.detail}`);
+  for (const v of report.verdicts)
+    out.push(`  ${v.met === undefined ? 'not measured' : v.met ? 'met    ' : 'NOT met'}  ${v.target}: ${v.detail}`);
   out.push(
     '',
     'note: figures on this machine vary by about 20 % from run to run; compare the ratios, which move much less.',

@@ -45,7 +45,10 @@ const fleetBase = {
   tuidPrefix: 'BENCH',
 };
 // BENCH_SIZES=10 runs arrays only (for experiments); both by default.
-const publishSizes = (process.env.BENCH_SIZES ?? '1,10').split(',').map(Number).filter((size) => size === 1 || size === 10);
+const publishSizes = (process.env.BENCH_SIZES ?? '1,10')
+  .split(',')
+  .map(Number)
+  .filter((size) => size === 1 || size === 10);
 // Far above what one instance's consumer holds in flight (slots x receive maximum), far below any queue limit.
 const externalBacklogBounds = { high: 40_000, low: 20_000 };
 // The issue's "sustained offered rate of 80 % of the measured maximum".
@@ -70,7 +73,11 @@ async function runSqliteScenario(entry: PlatformEntry, batchSize: number): Promi
       organizationId: benchOrganizationId,
       batchSize,
     };
-    const measurement = await measureFleet(fleet, { countRows: async () => countRows.get()!.rows, metricsUrl: platform.metricsUrl, serverPid: platform.process.pid }, timing);
+    const measurement = await measureFleet(
+      fleet,
+      { countRows: async () => countRows.get()!.rows, metricsUrl: platform.metricsUrl, serverPid: platform.process.pid },
+      timing,
+    );
     return {
       name: `SQLite + embedded, ${describeSize(batchSize)}`,
       store: 'sqlite',
@@ -90,7 +97,11 @@ async function runSqliteScenario(entry: PlatformEntry, batchSize: number): Promi
 }
 
 /** One scenario on PostgreSQL and the external broker, with the fleet on its own organization's topics. */
-async function runExternalScenario(entry: PlatformEntry, target: ExternalTarget, batchSize: number): Promise<Omit<ScenarioResult, 'brokerCeiling' | 'storeCeiling'>> {
+async function runExternalScenario(
+  entry: PlatformEntry,
+  target: ExternalTarget,
+  batchSize: number,
+): Promise<Omit<ScenarioResult, 'brokerCeiling' | 'storeCeiling'>> {
   const platform = await spawnPlatform(entry, {
     ...platformEnv,
     DATABASE_URL: target.databaseUrl,
@@ -108,8 +119,13 @@ async function runExternalScenario(entry: PlatformEntry, target: ExternalTarget,
     const measurement = await measureFleet(fleet, { ...measured, govern: externalBacklogBounds }, timing);
     // Then what an operator sizes for: a steady offered rate below that, which must not build a backlog.
     const offeredPerS = Math.round(sustainedShare * (measurement.committedPerS ?? 0));
-    log(`platform (PostgreSQL + external broker), ${describeSize(batchSize)}: sustained ${offeredPerS.toLocaleString('en-US')} msgs/s offered, window ${timing.windowS} s`);
-    const sustained = offeredPerS > 0 ? await measureFleet({ ...fleet, rate: offeredPerS, reportsAfterTs: measurement.lastReportTs }, measured, { ...timing, warmupS: 0 }) : undefined;
+    log(
+      `platform (PostgreSQL + external broker), ${describeSize(batchSize)}: sustained ${offeredPerS.toLocaleString('en-US')} msgs/s offered, window ${timing.windowS} s`,
+    );
+    const sustained =
+      offeredPerS > 0
+        ? await measureFleet({ ...fleet, rate: offeredPerS, reportsAfterTs: measurement.lastReportTs }, measured, { ...timing, warmupS: 0 })
+        : undefined;
     return {
       sustained: sustained && { offeredPerS, share: sustainedShare, measurement: sustained },
       name: `PostgreSQL + external broker, ${describeSize(batchSize)}`,
@@ -166,7 +182,15 @@ async function main(): Promise<void> {
       for (const transactionSize of [10_000, 500]) {
         log(`store alone (SQLite, ${transactionSize}-record transactions)`);
         storeCeilings.push(
-          await measureStoreCeiling({ gateways: 100, devices: 10_000, publishSize: 10, transactionSize, maxRows: 600_000, maxCommitS: 8, simulatedRate: 30_000 }),
+          await measureStoreCeiling({
+            gateways: 100,
+            devices: 10_000,
+            publishSize: 10,
+            transactionSize,
+            maxRows: 600_000,
+            maxCommitS: 8,
+            simulatedRate: 30_000,
+          }),
         );
       }
     } else skipped.push('store-alone ceiling (BENCH_SKIP=store)');
@@ -181,7 +205,16 @@ async function main(): Promise<void> {
       if (!skip.has('store')) {
         log('store alone (PostgreSQL, 2000-record transactions)');
         storeCeilings.push(
-          await measureStoreCeiling({ gateways: 100, devices: 10_000, publishSize: 10, transactionSize: 2000, maxRows: 300_000, maxCommitS: 8, simulatedRate: 30_000, databaseUrl: external.storeCeilingUrl }),
+          await measureStoreCeiling({
+            gateways: 100,
+            devices: 10_000,
+            publishSize: 10,
+            transactionSize: 2000,
+            maxRows: 300_000,
+            maxCommitS: 8,
+            simulatedRate: 30_000,
+            databaseUrl: external.storeCeilingUrl,
+          }),
         );
       }
       const postgresCeiling = storeCeilings.find((ceiling) => ceiling.store === 'postgres');
@@ -191,18 +224,35 @@ async function main(): Promise<void> {
         log(`broker alone (${external.mqttUrl} with no-op consumers), ${describeSize(size)}`);
         const ceiling = skip.has('broker')
           ? undefined
-          : await measureExternalCeiling({ ...fleetBase, url: external.mqttUrl, organizationId: external.organizationId, batchSize: size }, external.consumers, timing);
+          : await measureExternalCeiling(
+              { ...fleetBase, url: external.mqttUrl, organizationId: external.organizationId, batchSize: size },
+              external.consumers,
+              timing,
+            );
         scenarios.push({ ...scenario, brokerCeiling: ceiling, storeCeiling: postgresCeiling });
       }
     } else skipped.push(`PostgreSQL + external broker variant: ${externalReason}`);
 
     const report: IngestReport = {
       startedAt,
-      machine: { cpus: cpus().length, node: process.versions.node, platformEntry: entry.note, loadAverage: { start: loadAtStart, end: loadavg()[0]! } },
+      machine: {
+        cpus: cpus().length,
+        node: process.versions.node,
+        platformEntry: entry.note,
+        loadAverage: { start: loadAtStart, end: loadavg()[0]! },
+      },
       externalBroker:
         external &&
         `${external.brokerNote}; the fleet is held while the platform is more than ${externalBacklogBounds.high.toLocaleString('en-US')} messages behind (the broker acknowledges on receipt)`,
-      fleet: { gateways: fleetBase.gateways, devices: fleetBase.devices, maxInFlight: fleetBase.maxInFlight, qos: fleetBase.qos, protocolVersion: fleetBase.protocolVersion, ...timing, platformEnv },
+      fleet: {
+        gateways: fleetBase.gateways,
+        devices: fleetBase.devices,
+        maxInFlight: fleetBase.maxInFlight,
+        qos: fleetBase.qos,
+        protocolVersion: fleetBase.protocolVersion,
+        ...timing,
+        platformEnv,
+      },
       scenarios,
       storeCeilings,
       skipped,

@@ -38,21 +38,33 @@ export interface RunningPlatform {
  * file unless DATABASE_URL is given) and waits for its "thingdesk listening" log line. The working directory is
  * a fresh temporary one, so a developer's .env in the repo cannot change what is measured.
  */
-export async function spawnPlatform(entry: PlatformEntry, env: Record<string, string> = {}): Promise<RunningPlatform & { workDir: string }> {
+export async function spawnPlatform(
+  entry: PlatformEntry,
+  env: Record<string, string> = {},
+): Promise<RunningPlatform & { workDir: string }> {
   const workDir = mkdtempSync(join(tmpdir(), 'thingdesk-bench-'));
-  const handle = spawnChild('platform', process.execPath, [...(process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : []), ...entry.args, 'serve'], {
-    cwd: workDir,
-    env: {
-      PATH: process.env.PATH,
-      ...benchBootstrap,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      MQTT_PORT: '0',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: `file:${join(workDir, 'bench.db')}`,
-      ...env,
+  const handle = spawnChild(
+    'platform',
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : []),
+      ...entry.args,
+      'serve',
+    ],
+    {
+      cwd: workDir,
+      env: {
+        PATH: process.env.PATH,
+        ...benchBootstrap,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        MQTT_PORT: '0',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: `file:${join(workDir, 'bench.db')}`,
+        ...env,
+      },
     },
-  });
+  );
   const line = (await waitForOutput(handle, /^.*"msg":"thingdesk listening".*$/m))[0];
   const httpPort = Number(/"httpPort":(\d+)/.exec(line)?.[1]);
   const mqttPort = /"mqttPort":(\d+)/.exec(line)?.[1];

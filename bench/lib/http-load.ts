@@ -69,13 +69,20 @@ async function run(baseUrl: string, target: LoadTarget, connections: number, dur
     timeout: 10,
     // autocannon takes the path only per request (the top-level options have none but the URL's).
     // setupRequest gets autocannon's defaults (host, port) and must keep them.
-    requests: [target.varies ? { setupRequest: (request: autocannon.Request) => ({ ...request, ...toRequest(target.next()) }) } : toRequest(first)],
+    requests: [
+      target.varies ? { setupRequest: (request: autocannon.Request) => ({ ...request, ...toRequest(target.next()) }) } : toRequest(first),
+    ],
     ...(target.verifyBody && { verifyBody: (body: autocannon.Request['body']) => target.verifyBody!(String(body ?? '')) }),
   });
 }
 
 /** Warm-up (discarded), then the measured window against `baseUrl`; `serverPid` for the server's CPU share. */
-export async function measureLoad(baseUrl: string, target: LoadTarget, timing: LoadTiming, serverPid: number | undefined): Promise<LoadResult> {
+export async function measureLoad(
+  baseUrl: string,
+  target: LoadTarget,
+  timing: LoadTiming,
+  serverPid: number | undefined,
+): Promise<LoadResult> {
   if (timing.warmupS > 0) await run(baseUrl, target, timing.connections, timing.warmupS);
   const serverCpuBefore = serverPid === undefined ? undefined : readCpuSeconds(serverPid);
   const selfCpuBefore = process.cpuUsage();
@@ -90,12 +97,19 @@ export async function measureLoad(baseUrl: string, target: LoadTarget, timing: L
   return {
     name: target.name,
     requestsPerS: result.requests.total / result.duration,
-    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean },
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.mean,
+    },
     requests: result.requests.total,
     durationS: result.duration,
     errors: { non2xx: result.non2xx, connection: result.errors, timeouts: result.timeouts, mismatches: result.mismatches, statusCodes },
     serverCpuPercent: serverCpuS === undefined ? undefined : (serverCpuS / elapsedS) * 100,
-    serverCpuMicrosPerRequest: serverCpuS === undefined || result.requests.total === 0 ? undefined : (serverCpuS * 1e6) / result.requests.total,
+    serverCpuMicrosPerRequest:
+      serverCpuS === undefined || result.requests.total === 0 ? undefined : (serverCpuS * 1e6) / result.requests.total,
     loadGeneratorCpuPercent: ((selfCpu.user + selfCpu.system) / 1e6 / elapsedS) * 100,
     machineCores: cpus().length,
   };
@@ -108,7 +122,11 @@ export function pick<T>(items: readonly T[]): T {
 
 /** POSTs JSON and returns the parsed answer; throws with the body on a non-2xx status. */
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${text.slice(0, 500)}`);
   return JSON.parse(text);

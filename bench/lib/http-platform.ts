@@ -44,7 +44,8 @@ export async function waitForHttpPort(handle: ChildHandle, probePath: string, ti
   const deadline = Date.now() + timeoutMs;
   const rejected = new Set<number>();
   for (;;) {
-    if (handle.child.exitCode !== null || handle.child.signalCode !== null) throw new Error(`${handle.name} exited before it was ready:\n${handle.output().slice(-4000)}`);
+    if (handle.child.exitCode !== null || handle.child.signalCode !== null)
+      throw new Error(`${handle.name} exited before it was ready:\n${handle.output().slice(-4000)}`);
     for (const port of listeningPorts(handle.pid)) {
       if (rejected.has(port)) continue;
       try {
@@ -55,7 +56,8 @@ export async function waitForHttpPort(handle: ChildHandle, probePath: string, ti
         rejected.add(port);
       }
     }
-    if (Date.now() > deadline) throw new Error(`${handle.name} did not answer ${probePath} within ${timeoutMs} ms:\n${handle.output().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${handle.name} did not answer ${probePath} within ${timeoutMs} ms:\n${handle.output().slice(-4000)}`);
     await sleep(100);
   }
 }
@@ -84,7 +86,12 @@ export const readBenchPlatformEnv: Record<string, string> = {
  * Starts the platform on `databaseUrl` in `cwd` (a private temporary directory, so no developer's .env applies)
  * and waits until /healthz answers.
  */
-export async function spawnReadPlatform(entry: PlatformEntry, databaseUrl: string, cwd: string, env: Record<string, string> = {}): Promise<ReadPlatform> {
+export async function spawnReadPlatform(
+  entry: PlatformEntry,
+  databaseUrl: string,
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<ReadPlatform> {
   const handle = spawnChild('platform', process.execPath, [...entry.args, 'serve'], {
     cwd,
     env: { PATH: process.env.PATH, ...readBenchPlatformEnv, DATABASE_URL: databaseUrl, ...env },

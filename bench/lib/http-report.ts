@@ -27,12 +27,15 @@ export function endMachineInfo(machine: MachineInfo): void {
 }
 
 export const int = (value: number | undefined) => (value === undefined ? 'n/a' : Math.round(value).toLocaleString('en-US'));
-export const fixed = (value: number | undefined, digits = 1) => (value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits));
-export const percent = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? 'n/a' : `${Math.round(value * 100)} %`);
+export const fixed = (value: number | undefined, digits = 1) =>
+  value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
+export const percent = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? 'n/a' : `${Math.round(value * 100)} %`;
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_cell, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ');
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ');
   return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -64,7 +67,9 @@ export function noiseNotes(machine: MachineInfo): string[] {
   return [
     `load average (1 min): ${start.toFixed(2)} at start, ${end === undefined ? 'n/a' : end.toFixed(2)} at end (the end includes this run's own load)`,
     ...(start > busyLoad
-      ? [`WARNING: the load was above ${busyLoad} when the run started: another benchmark or build was probably running, and every figure here is distorted by it`]
+      ? [
+          `WARNING: the load was above ${busyLoad} when the run started: another benchmark or build was probably running, and every figure here is distorted by it`,
+        ]
       : []),
     'note: throughput on this machine varies by about ±20 % from run to run; compare the ratios (measured in the same run), which move much less.',
     'note: the load generator (autocannon) runs in the bench process on the same 2 cores as the server, as the STACK.md ceilings were measured.',

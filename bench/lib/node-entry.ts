@@ -27,14 +27,21 @@ export interface PlatformEntry {
 }
 
 export async function preparePlatformEntry(): Promise<PlatformEntry> {
-  const tsxEntry: PlatformEntry = { args: [...tsxImportArgs, join(repoRoot, 'src/cli/main.ts')], mode: 'tsx', note: 'sources run with tsx' };
+  const tsxEntry: PlatformEntry = {
+    args: [...tsxImportArgs, join(repoRoot, 'src/cli/main.ts')],
+    mode: 'tsx',
+    note: 'sources run with tsx',
+  };
   if (process.env.BENCH_PLATFORM === 'tsx') return { ...tsxEntry, note: 'sources run with tsx (BENCH_PLATFORM=tsx)' };
   const buildDir = mkdtempSync(join(tmpdir(), 'thingdesk-bench-build-'));
   const outDir = join(buildDir, 'dist');
   // tsc emits even when it reports type errors (someone else's half-finished edit); a missing entry is what fails.
   const typeErrors = await new Promise<string>((resolve) =>
-    execFile(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(repoRoot, 'tsconfig.build.json'), '--outDir', outDir], { cwd: repoRoot }, (error, stdout) =>
-      resolve(error ? stdout.trim() : ''),
+    execFile(
+      join(repoRoot, 'node_modules/.bin/tsc'),
+      ['-p', join(repoRoot, 'tsconfig.build.json'), '--outDir', outDir],
+      { cwd: repoRoot },
+      (error, stdout) => resolve(error ? stdout.trim() : ''),
     ),
   );
   const main = join(outDir, 'cli/main.js');

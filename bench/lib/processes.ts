@@ -21,7 +21,12 @@ const children = new Set<ChildHandle>();
 // Output is kept for diagnostics only; a chatty child must not grow the bench process without bound.
 const maxOutputChars = 256 * 1024;
 
-export function spawnChild(name: string, command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): ChildHandle {
+export function spawnChild(
+  name: string,
+  command: string,
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string },
+): ChildHandle {
   const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   if (child.pid === undefined) throw new Error(`could not start ${name}`);
   let output = '';
@@ -59,7 +64,8 @@ export async function waitForOutput(handle: ChildHandle, pattern: RegExp, timeou
   for (;;) {
     const match = pattern.exec(handle.output());
     if (match) return match;
-    if (handle.child.exitCode !== null || handle.child.signalCode !== null) throw new Error(`${handle.name} exited before it was ready:\n${handle.output().slice(-4000)}`);
+    if (handle.child.exitCode !== null || handle.child.signalCode !== null)
+      throw new Error(`${handle.name} exited before it was ready:\n${handle.output().slice(-4000)}`);
     if (Date.now() > deadline) throw new Error(`${handle.name} was not ready within ${timeoutMs} ms:\n${handle.output().slice(-4000)}`);
     await sleep(50);
   }

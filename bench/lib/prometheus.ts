@@ -36,7 +36,8 @@ export function histogramWindow(before: Scrape, after: Scrape, name: string): Hi
   const buckets: { le: number; count: number }[] = [];
   for (const [key, value] of after) {
     const match = new RegExp(`^${name}_bucket\\{le="([^"]+)"\\}$`).exec(key);
-    if (match) buckets.push({ le: match[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(match[1]), count: value - (before.get(key) ?? 0) });
+    if (match)
+      buckets.push({ le: match[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(match[1]), count: value - (before.get(key) ?? 0) });
   }
   buckets.sort((a, b) => a.le - b.le);
   const count = delta(before, after, `${name}_count`);

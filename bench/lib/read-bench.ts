@@ -51,7 +51,8 @@ export const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 export async function prepareReadRun(): Promise<{ entry: PlatformEntry; seed: SeededSqlite; machine: MachineInfo }> {
   // Measured before compiling and seeding add their own load.
   const machineAtStart = machineInfo('');
-  if (machineAtStart.loadAverage.start > busyLoad) log(`WARNING: 1-minute load is ${machineAtStart.loadAverage.start.toFixed(2)}: something else is running; figures will be distorted`);
+  if (machineAtStart.loadAverage.start > busyLoad)
+    log(`WARNING: 1-minute load is ${machineAtStart.loadAverage.start.toFixed(2)}: something else is running; figures will be distorted`);
   log('compiling the platform into a temporary directory; preparing the seeded SQLite store');
   const [entry, seed] = await Promise.all([preparePlatformEntry(), prepareSeededSqlite(defaultSeedShape, log)]);
   log(`platform: ${entry.note}`);
@@ -60,9 +61,19 @@ export async function prepareReadRun(): Promise<{ entry: PlatformEntry; seed: Se
 }
 
 /** The platform with the bench settings, the overrides of BENCH_PLATFORM_ENV and BENCH_PLATFORM_NODE_ARGS. */
-export function startPlatform(entry: PlatformEntry, databaseUrl: string, cwd: string, extraEnv: Record<string, string> = {}): Promise<ReadPlatform> {
+export function startPlatform(
+  entry: PlatformEntry,
+  databaseUrl: string,
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ReadPlatform> {
   const withArgs: PlatformEntry = { ...entry, args: [...platformNodeArgs, ...entry.args] };
-  return spawnReadPlatform(withArgs, databaseUrl, cwd, { REST_BASE_PATH: restBasePath, GRAPHQL_PATH: graphqlPath, ...extraEnv, ...platformEnvOverrides });
+  return spawnReadPlatform(withArgs, databaseUrl, cwd, {
+    REST_BASE_PATH: restBasePath,
+    GRAPHQL_PATH: graphqlPath,
+    ...extraEnv,
+    ...platformEnvOverrides,
+  });
 }
 
 export function removeRunFiles(entry: PlatformEntry | undefined, seed: SeededSqlite | undefined): void {

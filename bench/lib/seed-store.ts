@@ -14,7 +14,18 @@
  * reads a half-seeded cache. BENCH_SEED_CACHE=0 seeds a fresh file every run; BENCH_RESEED=1 replaces the cache.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -78,8 +89,18 @@ export async function seedDatabase(database: Database, shape: SeedShape, log: (t
   await migrateToLatest(database);
   const deps = { store: createStore(database), clock: systemClock };
   const organization = await createOrganization(deps, { name: seedCredentials.organizationName, id: seedCredentials.organizationId });
-  await createUser(deps, { organizationId: organization.id, email: seedCredentials.email, password: seedCredentials.password, role: 'Manager' });
-  await createApiClient(deps, { organizationId: organization.id, name: 'bench client', clientId: seedCredentials.clientId, clientSecret: seedCredentials.clientSecret });
+  await createUser(deps, {
+    organizationId: organization.id,
+    email: seedCredentials.email,
+    password: seedCredentials.password,
+    role: 'Manager',
+  });
+  await createApiClient(deps, {
+    organizationId: organization.id,
+    name: 'bench client',
+    clientId: seedCredentials.clientId,
+    clientSecret: seedCredentials.clientSecret,
+  });
 
   const layout = layOutFleet(tuidPrefix, shape.gateways, shape.things);
   const queues = new Map<VirtualDevice, DeviceUplink[]>();
@@ -142,7 +163,9 @@ export async function seedDatabase(database: Database, shape: SeedShape, log: (t
   }
   const expected = shape.things * shape.messagesPerThing;
   if (stats.messages !== expected) {
-    throw new Error(`seeding stored ${stats.messages} messages, expected ${expected} (${stats.duplicates} duplicates, ${stats.deadLetters} dead letters)`);
+    throw new Error(
+      `seeding stored ${stats.messages} messages, expected ${expected} (${stats.duplicates} duplicates, ${stats.deadLetters} dead letters)`,
+    );
   }
   stats.seconds = (performance.now() - started) / 1000;
   return stats;
@@ -172,12 +195,16 @@ function cachedSeedProblem(path: string, shape: SeedShape): string | undefined {
   let connection: SqliteDatabase.Database | undefined;
   try {
     connection = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
-    const applied = connection.prepare<[], { name: string }>('select name from schema_migrations order by name').all().map((row) => row.name);
+    const applied = connection
+      .prepare<[], { name: string }>('select name from schema_migrations order by name')
+      .all()
+      .map((row) => row.name);
     const wanted = Object.keys(migrations).sort();
     if (applied.join(',') !== wanted.join(',')) return `its migrations (${applied.join(', ')}) differ from the current ones`;
     const things = connection.prepare<[], { n: number }>('select count(*) as n from things').get()!.n;
     const messages = connection.prepare<[], { n: number }>('select count(*) as n from messages').get()!.n;
-    if (things !== shape.things || messages !== shape.things * shape.messagesPerThing) return `it holds ${things} things and ${messages} messages`;
+    if (things !== shape.things || messages !== shape.things * shape.messagesPerThing)
+      return `it holds ${things} things and ${messages} messages`;
     return undefined;
   } catch (error) {
     return `it cannot be read: ${(error as Error).message}`;
@@ -214,7 +241,9 @@ export async function prepareSeededSqlite(shape: SeedShape, log: (text: string) 
     log(`not using the cached seed ${cachePath}: ${problem}`);
   }
 
-  log(`seeding ${shape.things.toLocaleString('en-US')} things and ${(shape.things * shape.messagesPerThing).toLocaleString('en-US')} messages into a fresh SQLite file`);
+  log(
+    `seeding ${shape.things.toLocaleString('en-US')} things and ${(shape.things * shape.messagesPerThing).toLocaleString('en-US')} messages into a fresh SQLite file`,
+  );
   const database = await openDatabase(`file:${path}`);
   let stats: SeedStats;
   try {

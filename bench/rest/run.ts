@@ -13,7 +13,19 @@
  */
 import { join } from 'node:path';
 import { errorCount, measureLoad, type LoadResult, type LoadTarget } from '../lib/http-load.js';
-import { endMachineInfo, fixed, int, noiseNotes, percent, saveJsonReport, table, verdictWord, describeErrors, type MachineInfo, type Verdict } from '../lib/http-report.js';
+import {
+  endMachineInfo,
+  fixed,
+  int,
+  noiseNotes,
+  percent,
+  saveJsonReport,
+  table,
+  verdictWord,
+  describeErrors,
+  type MachineInfo,
+  type Verdict,
+} from '../lib/http-report.js';
 import { repoRoot, tsxImportArgs, type PlatformEntry } from '../lib/node-entry.js';
 import { killAll, killChildrenOnSignal, spawnChild, waitForOutput } from '../lib/processes.js';
 import { loadTiming, log, prepareReadRun, removeRunFiles, selected, startPlatform, platformEnvOverrides } from '../lib/read-bench.js';
@@ -53,7 +65,13 @@ async function measureConstantRoute(token: string, tuids: readonly string[]): Pr
 }
 
 /** The platform on one store: a client token, a correctness check, then each target in turn. */
-async function measurePlatform(entry: PlatformEntry, databaseUrl: string, cwd: string, tuids: readonly string[], label: string): Promise<{ results: LoadResult[]; token: string }> {
+async function measurePlatform(
+  entry: PlatformEntry,
+  databaseUrl: string,
+  cwd: string,
+  tuids: readonly string[],
+  label: string,
+): Promise<{ results: LoadResult[]; token: string }> {
   const platform = await startPlatform(entry, databaseUrl, cwd);
   try {
     const token = await fetchClientToken(platform.baseUrl);
@@ -72,7 +90,8 @@ async function measurePlatform(entry: PlatformEntry, databaseUrl: string, cwd: s
 
 function judge(ceiling: LoadResult | undefined, sqlite: StoreRun | undefined): Verdict[] {
   const find = (prefix: string) => sqlite?.results.find((result) => result.name.startsWith(prefix));
-  const valid = (result: LoadResult | undefined) => result !== undefined && errorCount(result) === 0 && (ceiling === undefined || errorCount(ceiling) === 0);
+  const valid = (result: LoadResult | undefined) =>
+    result !== undefined && errorCount(result) === 0 && (ceiling === undefined || errorCount(ceiling) === 0);
   const thing = find('GET /things/{tuid}');
   const messages = find('GET /things/{tuid}/messages');
   const token = find('POST /auth/client-token');
@@ -85,8 +104,18 @@ function judge(ceiling: LoadResult | undefined, sqlite: StoreRun | undefined): V
   return [
     verdict('GET /things/{tuid}: >= 50 % of the constant route', thing, (r) => ratio(r)! >= targets.thingRatio, percent(ratio(thing))),
     verdict('GET /things/{tuid}: p99 < 20 ms', thing, (r) => r.latencyMs.p99 < targets.thingP99Ms, `${fixed(thing?.latencyMs.p99)} ms`),
-    verdict('GET /things/{tuid}/messages?limit=100: >= 25 % of the constant route', messages, (r) => ratio(r)! >= targets.messagesRatio, percent(ratio(messages))),
-    verdict('POST /auth/client-token: >= 2,000 per second', token, (r) => r.requestsPerS >= targets.clientTokenPerS, `${int(token?.requestsPerS)}/s`),
+    verdict(
+      'GET /things/{tuid}/messages?limit=100: >= 25 % of the constant route',
+      messages,
+      (r) => ratio(r)! >= targets.messagesRatio,
+      percent(ratio(messages)),
+    ),
+    verdict(
+      'POST /auth/client-token: >= 2,000 per second',
+      token,
+      (r) => r.requestsPerS >= targets.clientTokenPerS,
+      `${int(token?.requestsPerS)}/s`,
+    ),
   ];
 }
 
@@ -98,14 +127,26 @@ function formatReport(report: RestReport): string {
     `== REST benchmark (${machine.cpus} CPUs, Node ${machine.node}, platform ${machine.platformEntry})`,
     `autocannon in the bench process: ${timing.connections} connections, warm-up ${timing.warmupS} s, then ${timing.windowS} s measured per target; ` +
       'TUIDs drawn at random from the 10,000 seeded things per request',
-    ...(Object.keys(report.platformEnvOverrides).length > 0 ? [`platform environment overrides: ${JSON.stringify(report.platformEnvOverrides)}`] : []),
+    ...(Object.keys(report.platformEnvOverrides).length > 0
+      ? [`platform environment overrides: ${JSON.stringify(report.platformEnvOverrides)}`]
+      : []),
   );
   const verdictFor = (name: string, store: string) => {
     if (store !== 'sqlite') return '';
     const matching = report.verdicts.filter((v) => v.target.startsWith(`${name}:`));
     return matching.map((v) => `${verdictWord(v)} (${v.target.slice(name.length + 2)})`).join('; ');
   };
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'ratio to constant', 'server CPU %', 'server CPU µs/req', 'errors', 'verdict vs target'];
+  const header = [
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'ratio to constant',
+    'server CPU %',
+    'server CPU µs/req',
+    'errors',
+    'verdict vs target',
+  ];
   const row = (label: string, result: LoadResult, store: string) => [
     label,
     int(result.requestsPerS),
@@ -119,12 +160,16 @@ function formatReport(report: RestReport): string {
   ];
   const rows: string[][] = [header];
   if (ceiling) rows.push(row(ceiling.name, ceiling, 'ceiling'));
-  for (const store of report.stores) for (const result of store.results) rows.push(row(`${store.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${result.name}`, result, store.store));
+  for (const store of report.stores)
+    for (const result of store.results)
+      rows.push(row(`${store.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${result.name}`, result, store.store));
   out.push('', table(rows), '');
   for (const store of report.stores) out.push(`${store.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'} store: ${store.seed.note}`);
   for (const reason of report.skipped) out.push(`skipped: ${reason}`);
   const loadGen = [ceiling, ...report.stores.flatMap((s) => s.results)].filter((r): r is LoadResult => r !== undefined);
-  out.push(`load generator CPU in the windows: ${loadGen.map((r) => `${fixed(r.loadGeneratorCpuPercent, 0)} %`).join(', ')} (of ${machine.cpus * 100} %)`);
+  out.push(
+    `load generator CPU in the windows: ${loadGen.map((r) => `${fixed(r.loadGeneratorCpuPercent, 0)} %`).join(', ')} (of ${machine.cpus * 100} %)`,
+  );
   out.push('', 'targets (issue 5, SQLite on the 2-core machine):');
   for (const v of report.verdicts) out.push(`  ${verdictWord(v).padEnd(20)} ${v.target}: ${v.detail}`);
   out.push('', ...noiseNotes(machine));
@@ -177,7 +222,10 @@ async function main(): Promise<void> {
       ceiling,
       stores,
       skipped,
-      verdicts: judge(ceiling, stores.find((s) => s.store === 'sqlite')),
+      verdicts: judge(
+        ceiling,
+        stores.find((s) => s.store === 'sqlite'),
+      ),
     };
     process.stdout.write(`${formatReport(report)}\n`);
     process.stdout.write(`\nresults saved to ${saveJsonReport(join(repoRoot, 'bench/results'), 'rest', startedAt, report)}\n`);

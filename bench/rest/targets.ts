@@ -33,7 +33,11 @@ export function restMessagesTarget(token: string, tuids: readonly string[]): Loa
   return {
     name: `GET /things/{tuid}/messages?limit=${messagesLimit}`,
     varies: true,
-    next: () => ({ method: 'GET', path: `${restBasePath}/things/${encodeURIComponent(pick(tuids))}/messages?limit=${messagesLimit}`, headers: bearer(token) }),
+    next: () => ({
+      method: 'GET',
+      path: `${restBasePath}/things/${encodeURIComponent(pick(tuids))}/messages?limit=${messagesLimit}`,
+      headers: bearer(token),
+    }),
     verifyBody: (body) => body.startsWith('{"data":[{'),
   };
 }
@@ -65,8 +69,11 @@ export function constantTarget(token: string, tuids: readonly string[]): LoadTar
 export async function checkRestAnswers(baseUrl: string, token: string, tuid: string): Promise<void> {
   const thing = (await (await fetchOk(`${baseUrl}${restBasePath}/things/${tuid}`, token)).json()) as { data?: { tuid?: string } };
   if (thing.data?.tuid !== tuid) throw new Error(`GET /things/${tuid} answered ${JSON.stringify(thing).slice(0, 300)}`);
-  const messages = (await (await fetchOk(`${baseUrl}${restBasePath}/things/${tuid}/messages?limit=${messagesLimit}`, token)).json()) as { data?: unknown[] };
-  if (messages.data?.length !== messagesLimit) throw new Error(`GET /things/${tuid}/messages?limit=${messagesLimit} answered ${messages.data?.length} messages`);
+  const messages = (await (await fetchOk(`${baseUrl}${restBasePath}/things/${tuid}/messages?limit=${messagesLimit}`, token)).json()) as {
+    data?: unknown[];
+  };
+  if (messages.data?.length !== messagesLimit)
+    throw new Error(`GET /things/${tuid}/messages?limit=${messagesLimit} answered ${messages.data?.length} messages`);
 }
 
 async function fetchOk(url: string, token: string): Promise<Response> {

@@ -96,15 +96,25 @@ export function startHostile(options: HostileOptions): HostileClient {
 
   const bomb = JSON.stringify({ query: fragmentBomb() });
   const loops = [
-    ...loop('fragment-bomb', async () => `status ${await send(agent, `${options.httpBase}/v1/graphql`, { 'content-type': 'application/json' }, bomb)}`, 1, httpInterval),
+    ...loop(
+      'fragment-bomb',
+      async () => `status ${await send(agent, `${options.httpBase}/v1/graphql`, { 'content-type': 'application/json' }, bomb)}`,
+      1,
+      httpInterval,
+    ),
     ...loop('huge-connect', () => hugeConnect(options, () => running), 4),
     ...loop('oversize-uplink', () => oversizeUplink(options)),
     ...loop('unread-subscriptions', () => unreadWebSocket(options, () => running)),
     ...loop('poison-uplink', () => poisonUplink(options)),
-    ...loop('random-tokens', async () => {
-      const token = randomBytes(10_500).toString('base64url');
-      return `status ${await send(agent, `${options.httpBase}/api/v1/things`, { authorization: `Bearer ${token}` })}`;
-    }, 1, httpInterval),
+    ...loop(
+      'random-tokens',
+      async () => {
+        const token = randomBytes(10_500).toString('base64url');
+        return `status ${await send(agent, `${options.httpBase}/api/v1/things`, { authorization: `Bearer ${token}` })}`;
+      },
+      1,
+      httpInterval,
+    ),
   ];
   return {
     counts,
@@ -200,7 +210,14 @@ async function publishOnce(options: HostileOptions, payload: Buffer, gatewayTuid
 
 /** 1 MiB in one message: over the default maximum packet size. */
 function oversizeUplink(options: HostileOptions): Promise<string> {
-  const message = { tsmId: 12100, tsmEv: 10, tsmTs: Math.floor(Date.now() / 1000), tsmTuid: 'HOSTILE-BIG', tsmGw: 'HOSTILE-GW', note: 'x'.repeat(1024 * 1024) };
+  const message = {
+    tsmId: 12100,
+    tsmEv: 10,
+    tsmTs: Math.floor(Date.now() / 1000),
+    tsmTuid: 'HOSTILE-BIG',
+    tsmGw: 'HOSTILE-GW',
+    note: 'x'.repeat(1024 * 1024),
+  };
   return publishOnce(options, Buffer.from(JSON.stringify([message])), 'HOSTILE-GW');
 }
 
@@ -231,8 +248,12 @@ function unreadWebSocket(options: HostileOptions, running: () => boolean): Promi
       if (!running()) ws.terminate();
     }, 250);
     ws.on('error', () => undefined);
-    ws.on('close', (code) => done(stillOpen ? 'still open when read again' : `closed ${code}${refused ? ` after ${refused} refusals` : ''}`));
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${options.accessToken()}` } })));
+    ws.on('close', (code) =>
+      done(stillOpen ? 'still open when read again' : `closed ${code}${refused ? ` after ${refused} refusals` : ''}`),
+    );
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${options.accessToken()}` } })),
+    );
     ws.on('message', (data) => {
       const message = JSON.parse(String(data)) as { type: string };
       if (message.type === 'error') refused += 1;

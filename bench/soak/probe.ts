@@ -19,7 +19,12 @@ export async function startPublishProbe(options: {
   intervalMs: number;
   record(milliseconds: number): void;
 }): Promise<PublishProbe> {
-  const client = await connectAsync(options.url, { username: options.username, password: options.password, protocolVersion: 5, reconnectPeriod: 1000 });
+  const client = await connectAsync(options.url, {
+    username: options.username,
+    password: options.password,
+    protocolVersion: 5,
+    reconnectPeriod: 1000,
+  });
   const topic = `thingdesk/${options.organizationId}/up/PROBE-GW`;
   let running = true;
   const probe: PublishProbe = { errors: 0, stop: async () => undefined };
@@ -28,7 +33,14 @@ export async function startPublishProbe(options: {
     while (running) {
       // A hundred probe devices in turn, so no message repeats another's (TUID, tsmTs) and each is really written.
       const tuid = `PROBE-${String(sequence++ % 100).padStart(4, '0')}`;
-      const message = { tsmId: 12100, tsmEv: 10, tsmTs: Math.floor(Date.now() / 1000), tsmTuid: tuid, tsmGw: 'PROBE-GW', temp: 21 + (sequence % 10) / 10 };
+      const message = {
+        tsmId: 12100,
+        tsmEv: 10,
+        tsmTs: Math.floor(Date.now() / 1000),
+        tsmTuid: tuid,
+        tsmGw: 'PROBE-GW',
+        temp: 21 + (sequence % 10) / 10,
+      };
       const sentAt = performance.now();
       try {
         await client.publishAsync(topic, JSON.stringify([message]), { qos: 1 });

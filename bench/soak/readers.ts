@@ -16,7 +16,11 @@ export interface Reader {
 }
 
 /** `onLatency` gets each successful request's time from send to the end of its body, in milliseconds. */
-export function startReader(concurrency: number, request: () => Promise<Response>, onLatency: (milliseconds: number) => void = () => undefined): Reader {
+export function startReader(
+  concurrency: number,
+  request: () => Promise<Response>,
+  onLatency: (milliseconds: number) => void = () => undefined,
+): Reader {
   const counts: ReaderCounts = { ok: 0, errors: 0, failures: new Map() };
   let running = true;
   const loop = async () => {

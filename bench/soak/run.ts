@@ -56,7 +56,9 @@ async function main(): Promise<void> {
   // spawnPlatform waits for the "listening" line, logged at info.
   const platform = await spawnPlatform(entry, { RATE_LIMIT_PER_TOKEN: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000' });
   const base = `http://127.0.0.1:${platform.httpPort}`;
-  console.log(`soak: ${durationS} s, fleet ${rate} msg/s (100 gateways, 2000 devices), 4 REST + 4 GraphQL readers, a probe gateway; samples every ${sampleS} s`);
+  console.log(
+    `soak: ${durationS} s, fleet ${rate} msg/s (100 gateways, 2000 devices), 4 REST + 4 GraphQL readers, a probe gateway; samples every ${sampleS} s`,
+  );
   if (hostileMode) console.log(`hostile: calm and hostile phases of ${phaseS} s in turn, starting calm`);
   // A latency is recorded under the phase running when its answer *arrived*: an answer slowed by the attack that
   // arrives just after the switch counts against calm, which only makes the comparison stricter.
@@ -96,7 +98,10 @@ async function main(): Promise<void> {
     const pick = () => tuids[Math.floor(Math.random() * tuids.length)]!;
     const rest = startReader(
       4,
-      () => fetch(`${base}/api/v1/things/${pick()}${Math.random() < 0.5 ? '' : '/messages?limit=100'}`, { headers: { authorization: `Bearer ${restToken}` } }),
+      () =>
+        fetch(`${base}/api/v1/things/${pick()}${Math.random() < 0.5 ? '' : '/messages?limit=100'}`, {
+          headers: { authorization: `Bearer ${restToken}` },
+        }),
       recordIn('REST'),
     );
     const graphql = startReader(
@@ -105,7 +110,10 @@ async function main(): Promise<void> {
         fetch(`${base}/v1/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${graphqlToken}` },
-          body: JSON.stringify({ query: 'query($t: ID!) { thing(tuid: $t) { tuid batteryLevel timestamp version } messages(tuid: $t, limit: 20) }', variables: { t: pick() } }),
+          body: JSON.stringify({
+            query: 'query($t: ID!) { thing(tuid: $t) { tuid batteryLevel timestamp version } messages(tuid: $t, limit: 20) }',
+            variables: { t: pick() },
+          }),
         }),
       recordIn('GraphQL'),
     );
@@ -185,25 +193,53 @@ async function main(): Promise<void> {
     const flat = Number.isFinite(slopeMiBPerHour) && slopeMiBPerHour <= leakMiBPerHour;
     const errors = { rest: [...rest.counts.failures], graphql: [...graphql.counts.failures], fleet: report.errors };
     console.log('');
-    console.log(`fleet: ${report.messagesAcked} messages acknowledged, ${report.errors} errors; REST ${rest.counts.ok} ok / ${rest.counts.errors} errors; GraphQL ${graphql.counts.ok} ok / ${graphql.counts.errors} errors`);
+    console.log(
+      `fleet: ${report.messagesAcked} messages acknowledged, ${report.errors} errors; REST ${rest.counts.ok} ok / ${rest.counts.errors} errors; GraphQL ${graphql.counts.ok} ok / ${graphql.counts.errors} errors`,
+    );
     if (rest.counts.errors || graphql.counts.errors) console.log(`errors by kind: ${JSON.stringify(errors)}`);
-    console.log(`RSS: first ${samples[0]?.rssMiB.toFixed(1)} MiB, last ${samples.at(-1)?.rssMiB.toFixed(1)} MiB, max ${Math.max(...samples.map((s) => s.rssMiB)).toFixed(1)} MiB`);
-    console.log(`RSS slope over the second half (Theil–Sen): ${slopeMiBPerHour.toFixed(1)} MiB/hour (limit ${leakMiBPerHour}): ${flat ? 'flat, no leak seen' : 'GROWING: investigate'}`);
+    console.log(
+      `RSS: first ${samples[0]?.rssMiB.toFixed(1)} MiB, last ${samples.at(-1)?.rssMiB.toFixed(1)} MiB, max ${Math.max(...samples.map((s) => s.rssMiB)).toFixed(1)} MiB`,
+    );
+    console.log(
+      `RSS slope over the second half (Theil–Sen): ${slopeMiBPerHour.toFixed(1)} MiB/hour (limit ${leakMiBPerHour}): ${flat ? 'flat, no leak seen' : 'GROWING: investigate'}`,
+    );
     const maxRssMiB = Math.max(...samples.map((s) => s.rssMiB));
     const latencyReport = summarizeLatencies(latencies);
     printLatencies(latencyReport);
     let withinBudget = true;
     if (hostileMode) {
       printAttacks(attacks);
-      withinBudget = latencyReport.every((row) => row.hostile === undefined || (row.ratioP50 <= allowedSlowdown && row.ratioP99 <= allowedSlowdown));
+      withinBudget = latencyReport.every(
+        (row) => row.hostile === undefined || (row.ratioP50 <= allowedSlowdown && row.ratioP99 <= allowedSlowdown),
+      );
       const rssOk = maxRssMiB < rssLimitMiB;
-      console.log(`under attack: every legitimate p50 and p99 within ${allowedSlowdown}x of calm: ${withinBudget ? 'yes' : 'NO'}; max RSS ${maxRssMiB.toFixed(1)} MiB < ${rssLimitMiB}: ${rssOk ? 'yes' : 'NO'}`);
+      console.log(
+        `under attack: every legitimate p50 and p99 within ${allowedSlowdown}x of calm: ${withinBudget ? 'yes' : 'NO'}; max RSS ${maxRssMiB.toFixed(1)} MiB < ${rssLimitMiB}: ${rssOk ? 'yes' : 'NO'}`,
+      );
       withinBudget &&= rssOk;
     }
     console.log('Figures vary about 20 % from run to run on this machine; the slope is what matters.');
     const resultsDir = join(repoRoot, 'bench/results');
     mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(join(resultsDir, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ durationS, rate, hostileMode, samples, slopeMiBPerHour, flat, errors, report, latencies: latencyReport, attacks: attacks.map(countsToJson) }, null, 2));
+    writeFileSync(
+      join(resultsDir, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      JSON.stringify(
+        {
+          durationS,
+          rate,
+          hostileMode,
+          samples,
+          slopeMiBPerHour,
+          flat,
+          errors,
+          report,
+          latencies: latencyReport,
+          attacks: attacks.map(countsToJson),
+        },
+        null,
+        2,
+      ),
+    );
     if (!flat || !withinBudget || rest.counts.errors + graphql.counts.errors + probe.errors > 0) process.exitCode = 1;
   } finally {
     await platform.stop();
@@ -249,7 +285,9 @@ function printAttacks(phases: HostileClient['counts'][]): void {
   console.log('attacks (all hostile phases): attempts by outcome');
   for (const [attack, outcomes] of totals) {
     const attempts = [...outcomes.values()].reduce((sum, count) => sum + count, 0);
-    console.log(`  ${attack.padEnd(22)} ${String(attempts).padStart(7)}  ${[...outcomes].map(([outcome, count]) => `${outcome}: ${count}`).join(', ')}`);
+    console.log(
+      `  ${attack.padEnd(22)} ${String(attempts).padStart(7)}  ${[...outcomes].map(([outcome, count]) => `${outcome}: ${count}`).join(', ')}`,
+    );
   }
 }
 
@@ -285,7 +323,9 @@ async function waitForThings(base: string, devices: number): Promise<void> {
     let seen = 0;
     let cursor: string | null = null;
     do {
-      const page: Response = await fetch(`${base}/api/v1/things?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+      const page: Response = await fetch(`${base}/api/v1/things?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const data = ((await page.json()) as { data: { things: { tuid: string }[]; next_cursor: string | null } }).data;
       seen += data.things.filter((thing) => !thing.tuid.includes('-GW-')).length;
       cursor = data.next_cursor;
@@ -311,7 +351,13 @@ async function accessToken(base: string): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       query: 'mutation($i: LoginInput!) { login(loginInput: $i) { accessToken } }',
-      variables: { i: { email: benchBootstrap.BOOTSTRAP_EMAIL, password: benchBootstrap.BOOTSTRAP_PASSWORD, organizationName: benchBootstrap.BOOTSTRAP_ORG } },
+      variables: {
+        i: {
+          email: benchBootstrap.BOOTSTRAP_EMAIL,
+          password: benchBootstrap.BOOTSTRAP_PASSWORD,
+          organizationName: benchBootstrap.BOOTSTRAP_ORG,
+        },
+      },
     }),
   });
   return ((await response.json()) as { data: { login: { accessToken: string } } }).data.login.accessToken;

@@ -1,7 +1,13 @@
 import type { BootstrapConfig } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { AppError } from '../domain/errors.js';
-import { createApiClient, createMqttCredential, createOrganization, createUser, type IdentityDeps } from '../domain/identity/identity-service.js';
+import {
+  createApiClient,
+  createMqttCredential,
+  createOrganization,
+  createUser,
+  type IdentityDeps,
+} from '../domain/identity/identity-service.js';
 import { generateSecret } from '../domain/identity/secrets.js';
 
 /** What a first start created. Secrets appear only when they were generated (the operator knows the others). */
@@ -30,7 +36,9 @@ export async function bootstrapIfEmpty(deps: IdentityDeps, values: BootstrapConf
   const password = values.password ?? generateSecret(18);
   let organization;
   try {
-    organization = await asConfigError('BOOTSTRAP_ORG', () => createOrganization(deps, { name: values.organizationName ?? defaultOrganizationName }));
+    organization = await asConfigError('BOOTSTRAP_ORG', () =>
+      createOrganization(deps, { name: values.organizationName ?? defaultOrganizationName }),
+    );
   } catch (error) {
     if (error instanceof AppError && error.code === 'CONFLICT') return undefined;
     throw error;
@@ -39,10 +47,20 @@ export async function bootstrapIfEmpty(deps: IdentityDeps, values: BootstrapConf
     createUser(deps, { organizationId: organization.id, email: values.email ?? defaultEmail, password, role: 'Manager' }),
   );
   const client = await asConfigError({ clientId: 'BOOTSTRAP_CLIENT_ID', clientSecret: 'BOOTSTRAP_CLIENT_SECRET' }, () =>
-    createApiClient(deps, { organizationId: organization.id, name: 'bootstrap client', clientId: values.clientId, clientSecret: values.clientSecret }),
+    createApiClient(deps, {
+      organizationId: organization.id,
+      name: 'bootstrap client',
+      clientId: values.clientId,
+      clientSecret: values.clientSecret,
+    }),
   );
   const mqtt = await asConfigError({ username: 'BOOTSTRAP_MQTT_USERNAME', password: 'BOOTSTRAP_MQTT_PASSWORD' }, () =>
-    createMqttCredential(deps, { organizationId: organization.id, kind: 'gateway', username: values.mqttUsername, password: values.mqttPassword }),
+    createMqttCredential(deps, {
+      organizationId: organization.id,
+      kind: 'gateway',
+      username: values.mqttUsername,
+      password: values.mqttPassword,
+    }),
   );
   return {
     organizationId: organization.id,

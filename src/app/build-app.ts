@@ -98,7 +98,8 @@ export async function startApp(options: AppOptions): Promise<App> {
   // Stopped in reverse order of starting: HTTP, then MQTT, then the ingest queue, then the store.
   const stoppers: (() => Promise<void>)[] = [() => database.close()];
   const stop = async () => {
-    for (const stopOne of stoppers.splice(0).reverse()) await stopOne().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
+    for (const stopOne of stoppers.splice(0).reverse())
+      await stopOne().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
     // PostgreSQL was migrated above; SQLite (a file, or :memory:) on the connection it will serve from.
@@ -148,10 +149,16 @@ export async function startApp(options: AppOptions): Promise<App> {
     const consumerStats = mqtt.consumerStats?.bind(mqtt);
     if (consumerStats) {
       // An operator sees a backlog building (in flight at the Receive Maximum, lag growing) before the broker drops it.
-      observedGauge(metrics, 'thingdesk_mqtt_consumer', 'External broker consumers: slots held by this instance, uplinks in flight, oldest unacknowledged uplink (ms).', 'figure', () => {
-        const stats = consumerStats();
-        return { slots_held: stats.slotsHeld, in_flight: stats.inFlight, lag_ms: stats.lagMs };
-      });
+      observedGauge(
+        metrics,
+        'thingdesk_mqtt_consumer',
+        'External broker consumers: slots held by this instance, uplinks in flight, oldest unacknowledged uplink (ms).',
+        'figure',
+        () => {
+          const stats = consumerStats();
+          return { slots_held: stats.slotsHeld, in_flight: stats.inFlight, lag_ms: stats.lagMs };
+        },
+      );
     }
     startDataFeed({ events, mqtt, template: config.integrationTopic, logger });
     startCommandResponseMatcher({ store, events });
@@ -170,11 +177,20 @@ export async function startApp(options: AppOptions): Promise<App> {
     if (config.metricsPort === undefined) registerMetricsRoute(http, { metrics, token: config.metricsToken });
     registerJwksRoutes(http, { signingKeys });
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
-    const limits = { perCaller: new RateLimiter(config.rateLimitPerToken, clock.now), perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now) };
-    observedGauge(metrics, 'thingdesk_rate_limiter_keys', 'Callers or addresses counted by a rate limiter this minute (at most 100000 each).', 'limiter', () => ({
-      caller: limits.perCaller.size,
-      address: limits.perAddress.size,
-    }));
+    const limits = {
+      perCaller: new RateLimiter(config.rateLimitPerToken, clock.now),
+      perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now),
+    };
+    observedGauge(
+      metrics,
+      'thingdesk_rate_limiter_keys',
+      'Callers or addresses counted by a rate limiter this minute (at most 100000 each).',
+      'limiter',
+      () => ({
+        caller: limits.perCaller.size,
+        address: limits.perAddress.size,
+      }),
+    );
     const downlink = mqttCommandDownlink(mqtt);
     registerRest(http, { store, clock, events, reservedTuids, config, clientTokens, downlink, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
@@ -200,21 +216,50 @@ export async function startApp(options: AppOptions): Promise<App> {
     // Only PostgreSQL is shared by several instances. On SQLite a heartbeat would be a write on the main
     // connection, which waits synchronously (blocking the event loop) whenever the ingest writer holds the lock.
     if (database.dialect === 'postgres') {
-      const registry = new InstanceRegistry({ store, clock, logger }, { id: instanceId, version: packageVersion, host: hostname(), startedAt: clock.now() }, () => {
-        const stats = consumerStats?.();
-        return {
-          mqtt: mqtt.mode,
-          liveSubscriptions: graphql.liveSubscriptions(),
-          ...(stats && { consumer: { slots: stats.slots, inFlight: stats.inFlight, lagMs: stats.lagMs } }),
-        };
-      });
+      const registry = new InstanceRegistry(
+        { store, clock, logger },
+        { id: instanceId, version: packageVersion, host: hostname(), startedAt: clock.now() },
+        () => {
+          const stats = consumerStats?.();
+          return {
+            mqtt: mqtt.mode,
+            liveSubscriptions: graphql.liveSubscriptions(),
+            ...(stats && { consumer: { slots: stats.slots, inFlight: stats.inFlight, lagMs: stats.lagMs } }),
+          };
+        },
+      );
       await registry.start();
       stoppers.push(() => registry.stop());
     }
     // Its version and Node's are in thingdesk_build_info; `instance` is Prometheus' own label for the scrape target.
-    infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status).', { instance_id: instanceId });
-    logger.info({ httpPort, metricsPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) }, 'thingdesk listening');
-    return { config, clock, logger, metrics, store, events, reservedTuids, signingKeys, clientTokens, sessions, ingest, alertEngine, mqtt, http, httpPort, instanceId, metricsPort, bootstrap, stop };
+    infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status).', {
+      instance_id: instanceId,
+    });
+    logger.info(
+      { httpPort, metricsPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) },
+      'thingdesk listening',
+    );
+    return {
+      config,
+      clock,
+      logger,
+      metrics,
+      store,
+      events,
+      reservedTuids,
+      signingKeys,
+      clientTokens,
+      sessions,
+      ingest,
+      alertEngine,
+      mqtt,
+      http,
+      httpPort,
+      instanceId,
+      metricsPort,
+      bootstrap,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

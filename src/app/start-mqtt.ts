@@ -13,7 +13,9 @@ import type { Logger } from '../observability/logger.js';
  * broker. Either way uplinks go to the ingest pipeline and are acknowledged after commit. Start-up failures name
  * the variable to change (MQTT_PORT or MQTT_URL).
  */
-export async function startMqtt(deps: IdentityDeps & { config: Config; logger: Logger; ingest: IngestService; instanceId: string }): Promise<MqttTransport> {
+export async function startMqtt(
+  deps: IdentityDeps & { config: Config; logger: Logger; ingest: IngestService; instanceId: string },
+): Promise<MqttTransport> {
   const { config, logger, ingest } = deps;
   const onUplink: UplinkHandler = (delivery) =>
     ingest.ingest(delivery.payload, {
@@ -45,7 +47,8 @@ export async function startMqtt(deps: IdentityDeps & { config: Config; logger: L
     } catch (error) {
       await broker.stop().catch(() => undefined);
       const code = (error as { code?: string }).code;
-      if (code === 'EADDRINUSE') throw new ConfigError('MQTT_PORT', `port ${config.mqttPort} is already in use (another broker?); set MQTT_PORT or MQTT_URL`);
+      if (code === 'EADDRINUSE')
+        throw new ConfigError('MQTT_PORT', `port ${config.mqttPort} is already in use (another broker?); set MQTT_PORT or MQTT_URL`);
       throw new ConfigError('MQTT_PORT', `the embedded broker cannot listen: ${(error as Error).message}`);
     }
     return broker;

@@ -72,7 +72,7 @@ export const catalogDecisions: readonly CatalogDecision[] = [
     topic: 'Direction',
     decision:
       'A downlink whose id is only ever sent by devices is rejected. An uplink of a cloud-to-device id (the event 31 echo of a configuration) ' +
-      'is checked against that id\'s fields. Ids with a request and a response (1201, 1203, 1402) are checked against the request when sent ' +
+      "is checked against that id's fields. Ids with a request and a response (1201, 1203, 1402) are checked against the request when sent " +
       'and against the response when received.',
   },
   {

@@ -63,7 +63,9 @@ export function renderFieldTable(fields: readonly FieldDefinition[], path = ''):
         field.default === undefined ? '' : code(field.default),
         cell(field.description ?? ''),
         '',
-      ].join(' | ').trim(),
+      ]
+        .join(' | ')
+        .trim(),
     ),
     '',
   ];

@@ -79,7 +79,9 @@ function renderEvents(): string[] {
     '',
     '| tsmEv | Use | Message ids |',
     '|---|---|---|',
-    ...eventDefinitions.map((event) => `| ${event.id} | ${cell(event.use)} | ${event.tsmIds.length === 0 ? '-' : event.tsmIds.join(', ')} |`),
+    ...eventDefinitions.map(
+      (event) => `| ${event.id} | ${cell(event.use)} | ${event.tsmIds.length === 0 ? '-' : event.tsmIds.join(', ')} |`,
+    ),
     '',
   ];
 }

@@ -125,20 +125,64 @@ const settings = {
   databaseUrl: { variable: 'DATABASE_URL', fallback: 'file:./data/thingdesk.db', read: parseDatabaseUrl },
   mqttUrl: { variable: 'MQTT_URL', fallback: undefined, read: parseMqttUrl },
   mqttPort: { variable: 'MQTT_PORT', fallback: '1883', read: parsePort },
-  mqttReceiveMaximum: { variable: 'MQTT_RECEIVE_MAXIMUM', fallback: '32', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
-  mqttMaxPacketSize: { variable: 'MQTT_MAX_PACKET_SIZE', fallback: '262144', read: (name: string, raw: string) => parseInteger(name, raw, 1024, 268_435_455) },
-  mqttConnectTimeoutS: { variable: 'MQTT_CONNECT_TIMEOUT_S', fallback: '10', read: (name: string, raw: string) => parseInteger(name, raw, 1, 300) },
-  mqttCredentialRecheckS: { variable: 'MQTT_CREDENTIAL_RECHECK_S', fallback: '5', read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600) },
-  mqttAuthFailuresPerUsername: { variable: 'MQTT_AUTH_FAILURES_PER_USERNAME', fallback: '10', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
-  mqttAuthFailuresPerAddress: { variable: 'MQTT_AUTH_FAILURES_PER_ADDRESS', fallback: '30', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
+  mqttReceiveMaximum: {
+    variable: 'MQTT_RECEIVE_MAXIMUM',
+    fallback: '32',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535),
+  },
+  mqttMaxPacketSize: {
+    variable: 'MQTT_MAX_PACKET_SIZE',
+    fallback: '262144',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1024, 268_435_455),
+  },
+  mqttConnectTimeoutS: {
+    variable: 'MQTT_CONNECT_TIMEOUT_S',
+    fallback: '10',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 300),
+  },
+  mqttCredentialRecheckS: {
+    variable: 'MQTT_CREDENTIAL_RECHECK_S',
+    fallback: '5',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600),
+  },
+  mqttAuthFailuresPerUsername: {
+    variable: 'MQTT_AUTH_FAILURES_PER_USERNAME',
+    fallback: '10',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000),
+  },
+  mqttAuthFailuresPerAddress: {
+    variable: 'MQTT_AUTH_FAILURES_PER_ADDRESS',
+    fallback: '30',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000),
+  },
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
   corsOrigins: { variable: 'CORS_ORIGINS', fallback: '', read: parseOriginList },
-  graphqlSubscriptionsPerConnection: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION', fallback: '100', read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000) },
-  graphqlSubscriptionsPerUser: { variable: 'GRAPHQL_SUBSCRIPTIONS_PER_USER', fallback: '200', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
-  graphqlSubscriptionQueue: { variable: 'GRAPHQL_SUBSCRIPTION_QUEUE', fallback: '4000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
-  graphqlSendBufferBytes: { variable: 'GRAPHQL_SEND_BUFFER_BYTES', fallback: '4194304', read: (name: string, raw: string) => parseInteger(name, raw, 65_536, 1_073_741_824) },
-  graphqlSessionRecheckS: { variable: 'GRAPHQL_SESSION_RECHECK_S', fallback: '5', read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600) },
+  graphqlSubscriptionsPerConnection: {
+    variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION',
+    fallback: '100',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 10_000),
+  },
+  graphqlSubscriptionsPerUser: {
+    variable: 'GRAPHQL_SUBSCRIPTIONS_PER_USER',
+    fallback: '200',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000),
+  },
+  graphqlSubscriptionQueue: {
+    variable: 'GRAPHQL_SUBSCRIPTION_QUEUE',
+    fallback: '4000',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000),
+  },
+  graphqlSendBufferBytes: {
+    variable: 'GRAPHQL_SEND_BUFFER_BYTES',
+    fallback: '4194304',
+    read: (name: string, raw: string) => parseInteger(name, raw, 65_536, 1_073_741_824),
+  },
+  graphqlSessionRecheckS: {
+    variable: 'GRAPHQL_SESSION_RECHECK_S',
+    fallback: '5',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600),
+  },
   alertTimeZone: { variable: 'ALERT_TIMEZONE', fallback: 'UTC', read: parseTimeZone },
   gatewayTimeoutS: { variable: 'GATEWAY_TIMEOUT_S', fallback: '900', read: positiveSeconds },
   deviceTimeoutS: { variable: 'DEVICE_TIMEOUT_S', fallback: '3600', read: positiveSeconds },
@@ -152,14 +196,48 @@ const settings = {
   metricsToken: { variable: 'METRICS_TOKEN', fallback: undefined, read: parseSecretToken },
   rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
-  storeTimeoutMs: { variable: 'STORE_TIMEOUT_MS', fallback: '10000', read: (name: string, raw: string) => parseInteger(name, raw, 100, 600_000) },
-  ingestConcurrency: { variable: 'INGEST_CONCURRENCY', fallback: undefined, read: (name: string, raw: string) => parseInteger(name, raw, 1, 16) },
-  ingestBatchSize: { variable: 'INGEST_BATCH_SIZE', fallback: undefined, read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
-  uplinkMaxMessages: { variable: 'UPLINK_MAX_MESSAGES', fallback: '1000', read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000) },
-  messageMaxBytes: { variable: 'MESSAGE_MAX_BYTES', fallback: '65536', read: (name: string, raw: string) => parseInteger(name, raw, 256, 16_777_216) },
-  mqttClientId: { variable: 'MQTT_CLIENT_ID', fallback: `thingdesk-${hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)}`, read: parseClientId },
-  mqttConsumerSlots: { variable: 'MQTT_CONSUMER_SLOTS', fallback: '4', read: (name: string, raw: string) => parseInteger(name, raw, 1, 256) },
-  mqttConsumerReceiveMaximum: { variable: 'MQTT_CONSUMER_RECEIVE_MAXIMUM', fallback: '500', read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535) },
+  storeTimeoutMs: {
+    variable: 'STORE_TIMEOUT_MS',
+    fallback: '10000',
+    read: (name: string, raw: string) => parseInteger(name, raw, 100, 600_000),
+  },
+  ingestConcurrency: {
+    variable: 'INGEST_CONCURRENCY',
+    fallback: undefined,
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 16),
+  },
+  ingestBatchSize: {
+    variable: 'INGEST_BATCH_SIZE',
+    fallback: undefined,
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000),
+  },
+  uplinkMaxMessages: {
+    variable: 'UPLINK_MAX_MESSAGES',
+    fallback: '1000',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000),
+  },
+  messageMaxBytes: {
+    variable: 'MESSAGE_MAX_BYTES',
+    fallback: '65536',
+    read: (name: string, raw: string) => parseInteger(name, raw, 256, 16_777_216),
+  },
+  mqttClientId: {
+    variable: 'MQTT_CLIENT_ID',
+    fallback: `thingdesk-${hostname()
+      .replace(/[^A-Za-z0-9-]/g, '-')
+      .slice(0, 40)}`,
+    read: parseClientId,
+  },
+  mqttConsumerSlots: {
+    variable: 'MQTT_CONSUMER_SLOTS',
+    fallback: '4',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 256),
+  },
+  mqttConsumerReceiveMaximum: {
+    variable: 'MQTT_CONSUMER_RECEIVE_MAXIMUM',
+    fallback: '500',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535),
+  },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },
   trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },
 } as const;
@@ -175,10 +253,7 @@ const bootstrapVariables = {
 } as const satisfies Record<keyof BootstrapConfig, string>;
 
 /** Every variable the platform reads, in documentation order. */
-export const configVariables: readonly string[] = [
-  ...Object.values(settings).map((s) => s.variable),
-  ...Object.values(bootstrapVariables),
-];
+export const configVariables: readonly string[] = [...Object.values(settings).map((s) => s.variable), ...Object.values(bootstrapVariables)];
 
 /**
  * Reads and validates the whole configuration. Throws a ConfigError naming the first bad variable.

@@ -46,7 +46,10 @@ export function parsePathPrefix(name: string, raw: string): string {
  * dropped), so a listed origin matches exactly.
  */
 export function parseOriginList(name: string, raw: string): string[] | '*' {
-  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   if (entries.includes('*')) {
     if (entries.length > 1) throw new ConfigError(name, '"*" allows every origin and cannot be combined with a list');
     return '*';
@@ -58,9 +61,13 @@ export function parseOriginList(name: string, raw: string): string[] | '*' {
     } catch {
       // Reported below with the rule.
     }
-    const originOnly = url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    const originOnly =
+      url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
     if (!url || !originOnly || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
-      throw new ConfigError(name, `"${entry}" is not an origin such as https://dashboard.example.com or http://localhost:3000 (scheme, host and port only)`);
+      throw new ConfigError(
+        name,
+        `"${entry}" is not an origin such as https://dashboard.example.com or http://localhost:3000 (scheme, host and port only)`,
+      );
     }
     return url.origin;
   });
@@ -124,7 +131,10 @@ export function parseTopicTemplate(name: string, raw: string): string {
   for (const match of value.matchAll(/\{([^}]*)\}/g)) {
     const placeholder = match[1] ?? '';
     if (!(integrationTopicPlaceholders as readonly string[]).includes(placeholder)) {
-      throw new ConfigError(name, `unknown placeholder {${placeholder}}; use ${integrationTopicPlaceholders.map((p) => `{${p}}`).join(', ')}`);
+      throw new ConfigError(
+        name,
+        `unknown placeholder {${placeholder}}; use ${integrationTopicPlaceholders.map((p) => `{${p}}`).join(', ')}`,
+      );
     }
   }
   if (!value.includes('{org}')) {
@@ -148,7 +158,10 @@ const namedProxyRanges = ['loopback', 'linklocal', 'uniquelocal'];
  * sender would let every client name its own address and step around the per-address limit.
  */
 export function parseTrustedProxies(name: string, raw: string): string[] {
-  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   for (const entry of entries) {
     if (namedProxyRanges.includes(entry)) continue;
     const [address = '', prefix, extra] = entry.split('/');

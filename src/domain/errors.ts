@@ -44,7 +44,8 @@ export class AppError extends Error {
 }
 
 export function validationFailed(errors: readonly FieldProblem[], message?: string): AppError {
-  const summary = message ?? (errors.length === 1 ? errors[0]!.message : `${errors.length} fields are invalid: ${errors.map((e) => e.field).join(', ')}`);
+  const summary =
+    message ?? (errors.length === 1 ? errors[0]!.message : `${errors.length} fields are invalid: ${errors.map((e) => e.field).join(', ')}`);
   return new AppError('VALIDATION_FAILED', summary, errors);
 }
 

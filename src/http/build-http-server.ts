@@ -72,7 +72,13 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics; trustP
     deps.metrics.httpDuration.observe({ route }, reply.elapsedTime / 1000);
     // The route pattern, never the URL: a query string may carry a GraphQL document with a password in it.
     // `reqId` is bound by fastify to every line of the request.
-    const line = { method: request.method, route, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 10) / 10, principal: principalOf(request) };
+    const line = {
+      method: request.method,
+      route,
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      principal: principalOf(request),
+    };
     if (reply.statusCode >= 500) request.log.warn(line, 'request failed');
     else if (probeRoutes.has(route)) request.log.debug(line, 'request');
     else request.log.info(line, 'request');
@@ -91,7 +97,10 @@ export function buildHttpServer(deps: { logger: Logger; metrics: Metrics; trustP
     // OPTIONS nobody answers: preflights are CORS's to answer or not (cors.ts).
     const allow = request.method === 'OPTIONS' ? [] : allowedMethods(app, path);
     if (allow.length === 0 || allow.includes(request.method)) return sendProblem(reply, notFound(`No route ${request.method} ${path}.`));
-    return sendProblem(reply, new AppError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${allow.join(', ')}.`, [], { allow }));
+    return sendProblem(
+      reply,
+      new AppError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${allow.join(', ')}.`, [], { allow }),
+    );
   });
 
   return app;

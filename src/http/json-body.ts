@@ -26,7 +26,12 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
     const charset = charsetOf(request.headers['content-type']);
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      done(new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be JSON in UTF-8 (Content-Type: application/json; charset=utf-8), not charset=${charset}.`));
+      done(
+        new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `The request body must be JSON in UTF-8 (Content-Type: application/json; charset=utf-8), not charset=${charset}.`,
+        ),
+      );
       return;
     }
     let text: string;
@@ -134,9 +139,16 @@ export function checkJsonText(text: string, bodyName = ''): AppError | undefined
         else if (!((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x2d || d === 0x2b)) break;
       }
       // Fewer than 16 characters without an exponent cannot reach 2^53 (9007199254740992, 16 digits).
-      if ((exponent || end - i >= 16) && !(Math.abs(Number(text.slice(i, end))) <= Number.MAX_SAFE_INTEGER) && unsafe.length < maxProblemsNamed) {
+      if (
+        (exponent || end - i >= 16) &&
+        !(Math.abs(Number(text.slice(i, end))) <= Number.MAX_SAFE_INTEGER) &&
+        unsafe.length < maxProblemsNamed
+      ) {
         const field = pathOf(stack, bodyName);
-        unsafe.push({ field, message: `${field} must be a number from -9007199254740991 to 9007199254740991 (larger ones cannot be stored exactly)` });
+        unsafe.push({
+          field,
+          message: `${field} must be a number from -9007199254740991 to 9007199254740991 (larger ones cannot be stored exactly)`,
+        });
       }
       i = end;
     } else i += 1; // whitespace, colons and the letters of true, false and null

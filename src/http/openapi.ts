@@ -36,7 +36,8 @@ export async function registerOpenApi(app: FastifyInstance, options: { restBaseP
       const examples = operationExamples[(schema as RouteSchema).operationId ?? ''];
       const documented = {
         ...schema,
-        ...(schema.body !== undefined && examples?.request !== undefined && { body: { ...(schema.body as object), examples: [examples.request] } }),
+        ...(schema.body !== undefined &&
+          examples?.request !== undefined && { body: { ...(schema.body as object), examples: [examples.request] } }),
         response: documentedResponses(schema as RouteSchema, isPublic, examples?.response),
         ...(isPublic && { security: [] }),
       };
@@ -59,7 +60,8 @@ const errorBody = { $ref: 'ErrorBody' };
 
 /** The error codes each status carries, for the response descriptions. */
 const codesByStatus = new Map<number, ErrorCode[]>();
-for (const [code, status] of Object.entries(httpStatusOf) as [ErrorCode, number][]) codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
+for (const [code, status] of Object.entries(httpStatusOf) as [ErrorCode, number][])
+  codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
 
 /**
  * A route's responses as it declares them (200 and its own errors: 404, 409, ...) plus what every route of its
@@ -76,11 +78,19 @@ function documentedResponses(schema: RouteSchema, isPublic: boolean, successExam
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const declared = schema.response?.[String(status)];
     if (status === 200) {
-      responses[status] = { ...declared, description: (declared?.description as string | undefined) ?? 'Success: `{"data": ...}`', ...(successExample !== undefined && { examples: [successExample] }) };
+      responses[status] = {
+        ...declared,
+        description: (declared?.description as string | undefined) ?? 'Success: `{"data": ...}`',
+        ...(successExample !== undefined && { examples: [successExample] }),
+      };
       continue;
     }
     const codes = codesByStatus.get(status) ?? [];
-    responses[status] = { allOf: [declared ?? errorBody], description: `${STATUS_CODES[status]}: ${codes.map((code) => `\`${code}\``).join(' or ')}`, examples: [errorExample(status, codes[0]!)] };
+    responses[status] = {
+      allOf: [declared ?? errorBody],
+      description: `${STATUS_CODES[status]}: ${codes.map((code) => `\`${code}\``).join(' or ')}`,
+      examples: [errorExample(status, codes[0]!)],
+    };
   }
   return responses;
 }
@@ -99,7 +109,12 @@ const exampleMessages: Record<number, string> = {
 
 /** An error body of the status, as the error handler writes it (problem.ts). */
 function errorExample(status: number, code: ErrorCode): Record<string, unknown> {
-  const example: Record<string, unknown> = { statusCode: status, error: STATUS_CODES[status], message: exampleMessages[status] ?? STATUS_CODES[status], code };
+  const example: Record<string, unknown> = {
+    statusCode: status,
+    error: STATUS_CODES[status],
+    message: exampleMessages[status] ?? STATUS_CODES[status],
+    code,
+  };
   if (code === 'VALIDATION_FAILED') example.errors = [{ field: 'limit', message: exampleMessages[400] }];
   return example;
 }

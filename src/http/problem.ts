@@ -81,14 +81,19 @@ export function toAppError(error: unknown): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('MALFORMED_JSON', 'The request body is empty but Content-Type says JSON.');
     case 'FST_ERR_BAD_URL':
-      return new AppError('VALIDATION_FAILED', 'The URL is not valid percent-encoded UTF-8.', [{ field: 'url', message: 'url is not valid percent-encoded UTF-8' }]);
+      return new AppError('VALIDATION_FAILED', 'The URL is not valid percent-encoded UTF-8.', [
+        { field: 'url', message: 'url is not valid percent-encoded UTF-8' },
+      ]);
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new AppError('VALIDATION_FAILED', 'A path parameter is too long.', [{ field: 'url', message: 'url has a path parameter longer than 256 characters' }]);
+      return new AppError('VALIDATION_FAILED', 'A path parameter is too long.', [
+        { field: 'url', message: 'url has a path parameter longer than 256 characters' },
+      ]);
   }
   if (e.statusCode === 400 && (e.code === undefined || e.code.startsWith('FST_ERR_CTP') || error instanceof SyntaxError)) {
     return new AppError('MALFORMED_JSON', 'The request body is not valid JSON.');
   }
   if (e.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
-  if (e.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).');
+  if (e.statusCode === 415)
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).');
   return new AppError('INTERNAL', 'An unexpected error occurred.');
 }

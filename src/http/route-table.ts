@@ -34,7 +34,14 @@ export function reservedTuidsOf(paths: readonly string[], parameter = 'tuid'): S
       const prefix = segments.slice(0, position).join('/');
       for (const other of split) {
         const fixed = other[position];
-        if (fixed !== undefined && fixed !== '' && !fixed.startsWith(':') && !fixed.startsWith('*') && other.slice(0, position).join('/') === prefix) reserved.add(fixed);
+        if (
+          fixed !== undefined &&
+          fixed !== '' &&
+          !fixed.startsWith(':') &&
+          !fixed.startsWith('*') &&
+          other.slice(0, position).join('/') === prefix
+        )
+          reserved.add(fixed);
       }
     });
   }

@@ -41,7 +41,11 @@ export function validationFailedOf(parts: readonly PartErrors[]): AppError {
     problems.push({ field, message: `${field} ${describe(errors)}` });
   }
   const names = problems.map((p) => p.field);
-  return new AppError('VALIDATION_FAILED', names.length === 1 ? `Invalid field: ${names[0]}.` : `Invalid fields: ${names.join(', ')}.`, problems);
+  return new AppError(
+    'VALIDATION_FAILED',
+    names.length === 1 ? `Invalid field: ${names[0]}.` : `Invalid fields: ${names.join(', ')}.`,
+    problems,
+  );
 }
 
 /** The field an error is about, written `a.b[2].c`; a missing or unknown property names itself. */

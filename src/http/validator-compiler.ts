@@ -17,7 +17,8 @@ const groupIdKeyword: KeywordDefinition = {
   validate: function checkGroupId(kind: string, data: unknown): boolean {
     if (kind === 'ref' && data === unassignedGroupId) return true;
     const broken = brokenGroupIdRule(data);
-    (checkGroupId as { errors?: Partial<ErrorObject>[] }).errors = broken === undefined ? [] : [{ keyword: 'x-group-id', message: broken, params: {} }];
+    (checkGroupId as { errors?: Partial<ErrorObject>[] }).errors =
+      broken === undefined ? [] : [{ keyword: 'x-group-id', message: broken, params: {} }];
     return broken === undefined;
   },
 };
@@ -61,12 +62,22 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
  */
 export function validateEveryPart(request: FastifyRequest): AppError | undefined {
   const schemas = (request.routeOptions.schema ?? {}) as Partial<Record<HttpPart, object>>;
-  const data: Record<HttpPart, unknown> = { params: request.params, body: request.body, querystring: request.query, headers: request.headers };
+  const data: Record<HttpPart, unknown> = {
+    params: request.params,
+    body: request.body,
+    querystring: request.query,
+    headers: request.headers,
+  };
   const parts: PartErrors[] = [];
   for (const part of ['params', 'body', 'querystring', 'headers'] as const) {
     const schema = schemas[part];
     if (!schema || typeof schema !== 'object') continue;
-    const validate = validatorCompiler({ schema, httpPart: part, method: request.method, url: request.routeOptions.url ?? '' }) as unknown as ValidateFunction;
+    const validate = validatorCompiler({
+      schema,
+      httpPart: part,
+      method: request.method,
+      url: request.routeOptions.url ?? '',
+    }) as unknown as ValidateFunction;
     if (!validate(data[part] ?? null)) parts.push({ context: part, errors: validate.errors ?? [] });
   }
   return parts.length > 0 ? validationFailedOf(parts) : undefined;
@@ -98,7 +109,14 @@ function withPlainText(schema: object, validate: ValidateFunction): ValidateFunc
             : integers.has(name) && !Number.isSafeInteger(Number(value))
               ? `must be a whole number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`
               : undefined;
-        if (problem) problems.push({ keyword: 'plainText', instancePath: `/${name}`, schemaPath: `#/properties/${name}/plainText`, params: {}, message: problem });
+        if (problem)
+          problems.push({
+            keyword: 'plainText',
+            instancePath: `/${name}`,
+            schemaPath: `#/properties/${name}/plainText`,
+            params: {},
+            message: problem,
+          });
       }
     }
     const valid = (validate as (data: unknown, context?: unknown) => boolean)(data, context);

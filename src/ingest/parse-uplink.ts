@@ -69,7 +69,9 @@ export function parseUplink(payload: Buffer | string, from: UplinkSource, limits
     }
     const size = Buffer.byteLength(itemText);
     if (size > limits.maxMessageBytes) {
-      deadLetters.push(deadLetter(from, `${where}message is ${size} bytes; at most ${limits.maxMessageBytes} are stored (MESSAGE_MAX_BYTES)`, itemText));
+      deadLetters.push(
+        deadLetter(from, `${where}message is ${size} bytes; at most ${limits.maxMessageBytes} are stored (MESSAGE_MAX_BYTES)`, itemText),
+      );
       return;
     }
     const { errors, warnings } = validateUplink(item);

@@ -81,7 +81,11 @@ export class UplinkBatcher {
   }
 
   /** Queues one payload's records; resolves once they (or, should they fail alone, `poisoned`'s dead letter) are committed. */
-  submit(records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[], poisoned?: (error: unknown) => DeadLetterRecord): Promise<void> {
+  submit(
+    records: readonly UplinkRecord[],
+    deadLetters: readonly DeadLetterRecord[],
+    poisoned?: (error: unknown) => DeadLetterRecord,
+  ): Promise<void> {
     const size = records.length + deadLetters.length;
     this.queuedRecords += size;
     this.recordsPerPayload = 0.9 * this.recordsPerPayload + 0.1 * Math.max(1, size);
@@ -136,7 +140,11 @@ export class UplinkBatcher {
     this.admitWaiting();
     this.running += 1;
     try {
-      await this.write(batch, batch.flatMap((p) => p.records), batch.flatMap((p) => p.deadLetters));
+      await this.write(
+        batch,
+        batch.flatMap((p) => p.records),
+        batch.flatMap((p) => p.deadLetters),
+      );
     } catch (error) {
       if (isTemporaryStoreFailure(error)) for (const pending of batch) pending.reject(error);
       else await this.isolate(batch, error);
@@ -146,7 +154,11 @@ export class UplinkBatcher {
     }
   }
 
-  private async write(batch: readonly Pending[], records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]): Promise<void> {
+  private async write(
+    batch: readonly Pending[],
+    records: readonly UplinkRecord[],
+    deadLetters: readonly DeadLetterRecord[],
+  ): Promise<void> {
     const started = this.now();
     const result = await this.commit(records, deadLetters);
     const finished = this.now();
@@ -174,5 +186,4 @@ export class UplinkBatcher {
       await this.write([pending], [], [pending.poisoned(error)]).catch((thrown: unknown) => pending.reject(thrown));
     }
   }
-
 }

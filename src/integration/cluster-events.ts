@@ -14,7 +14,13 @@ import type { Logger } from '../observability/logger.js';
  * the store. While the listening connection is down, other instances' events are missed; it is logged, and
  * streams fall back on their periodic session check (GRAPHQL_SESSION_RECHECK_S).
  */
-export const relayedEvents = ['sessionsEnded', 'apiClientRevoked', 'mqttCredentialRevoked', 'alertChanged', 'commandAnswered'] as const satisfies readonly DomainEventName[];
+export const relayedEvents = [
+  'sessionsEnded',
+  'apiClientRevoked',
+  'mqttCredentialRevoked',
+  'alertChanged',
+  'commandAnswered',
+] as const satisfies readonly DomainEventName[];
 
 const channel = 'thingdesk_events';
 // PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
@@ -75,12 +81,17 @@ export class ClusterEvents {
   private send<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
     const payload = JSON.stringify({ o: this.deps.instanceId, n: name, p: event } satisfies Relayed);
     if (Buffer.byteLength(payload) > payloadLimitBytes) {
-      this.deps.logger.debug({ event: name, bytes: Buffer.byteLength(payload) }, 'event too large to relay; other instances read it from the store');
+      this.deps.logger.debug(
+        { event: name, bytes: Buffer.byteLength(payload) },
+        'event too large to relay; other instances read it from the store',
+      );
       return;
     }
     const client = this.client;
     if (!client) return;
-    client.query('select pg_notify($1, $2)', [channel, payload]).catch((error: unknown) => this.deps.logger.warn({ err: error, event: name }, 'event not relayed'));
+    client
+      .query('select pg_notify($1, $2)', [channel, payload])
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, event: name }, 'event not relayed'));
   }
 
   private received(payload: string | undefined): void {

@@ -11,7 +11,8 @@ export const publishTimeoutMs = 10_000;
 /** Commands go out as one JSON array with QoS 1 on the thing's downlink topic (SPEC section 5). */
 export function mqttCommandDownlink(mqtt: Pick<MqttTransport, 'publish'>): CommandDownlink {
   return {
-    deliver: (thing, commands) => withTimeout(mqtt.publish(downlinkTopic(thing.organizationId, thing.tuid), JSON.stringify(commands), 1), publishTimeoutMs),
+    deliver: (thing, commands) =>
+      withTimeout(mqtt.publish(downlinkTopic(thing.organizationId, thing.tuid), JSON.stringify(commands), 1), publishTimeoutMs),
   };
 }
 

@@ -20,6 +20,10 @@ export function startDataFeed(deps: { events: DomainEventBus; mqtt: MqttTranspor
       ),
     );
     const failures = (await Promise.allSettled(published)).filter((r) => r.status === 'rejected');
-    if (failures.length > 0) deps.logger.warn({ failed: failures.length, reason: String((failures[0] as PromiseRejectedResult).reason) }, 'data feed publish failed');
+    if (failures.length > 0)
+      deps.logger.warn(
+        { failed: failures.length, reason: String((failures[0] as PromiseRejectedResult).reason) },
+        'data feed publish failed',
+      );
   });
 }

@@ -13,7 +13,9 @@ export interface ConnackLimits {
 export function connackFindings(limits: ConnackLimits | undefined, requestedSessionExpiryS: number): string[] {
   const findings: string[] = [];
   if (limits?.sharedSubscriptionAvailable === false) {
-    findings.push('the broker does not offer shared subscriptions: several instances would each receive every uplink; enable them on the broker');
+    findings.push(
+      'the broker does not offer shared subscriptions: several instances would each receive every uplink; enable them on the broker',
+    );
   }
   if (limits?.maximumQoS === 0) {
     findings.push('the broker allows QoS 0 only: uplinks are delivered at most once and a restart loses those in flight; allow QoS 1');

@@ -50,7 +50,9 @@ export class ConsumerSlots {
   async start(): Promise<void> {
     await this.scan();
     this.timer = setInterval(() => {
-      this.scanning = this.scanning.then(() => this.scan()).catch((error: unknown) => this.options.logger.warn({ err: error }, 'MQTT consumer slot scan failed'));
+      this.scanning = this.scanning
+        .then(() => this.scan())
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'MQTT consumer slot scan failed'));
     }, this.options.scanMs);
     this.timer.unref();
   }

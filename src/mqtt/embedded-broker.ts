@@ -97,7 +97,8 @@ export class EmbeddedBroker implements MqttTransport {
               return done(authError('bad username or password', 4), false);
             }
             this.throttle.recordSuccess(username);
-            if (!this.owners.claim(client.id, principal.username)) return done(authError('client identifier in use by another credential', 2), false);
+            if (!this.owners.claim(client.id, principal.username))
+              return done(authError('client identifier in use by another credential', 2), false);
             this.principals.set(client, principal);
             done(null, true);
           },
@@ -109,18 +110,26 @@ export class EmbeddedBroker implements MqttTransport {
       },
       authorizePublish: (client, packet, done) => {
         const principal = client && this.principals.get(client);
-        if (!client || !principal || !mayPublish(principal, packet.topic)) return done(new Error(`publish to ${packet.topic} is not allowed`));
+        if (!client || !principal || !mayPublish(principal, packet.topic))
+          return done(new Error(`publish to ${packet.topic} is not allowed`));
         const topic = parseUplinkTopic(packet.topic)!;
         // Uplinks are stored, never kept by the broker: a retained 1 MB uplink would otherwise live in memory.
         packet.retain = false;
         options
-          .onUplink({ topic: packet.topic, organizationId: topic.organizationId, gatewayTuid: topic.gatewayTuid, payload: packet.payload as Buffer, username: principal.username })
+          .onUplink({
+            topic: packet.topic,
+            organizationId: topic.organizationId,
+            gatewayTuid: topic.gatewayTuid,
+            payload: packet.payload as Buffer,
+            username: principal.username,
+          })
           .then(
             () => done(null),
             // Not acknowledged, so the gateway sends the message again after reconnecting: the connection closes
             // first. (An error alone would close a 3.1.1 connection, but answer an MQTT 5 client with a failure
             // PUBACK, which ends the delivery on its side; it is told 0x89, Server busy, instead.)
-            (error: unknown) => client.disconnect({ reasonCode: serverBusy }, () => done(error instanceof Error ? error : new Error(String(error)))),
+            (error: unknown) =>
+              client.disconnect({ reasonCode: serverBusy }, () => done(error instanceof Error ? error : new Error(String(error)))),
           );
       },
       authorizeSubscribe: (client, subscription, done) => {
@@ -199,7 +208,9 @@ export class EmbeddedBroker implements MqttTransport {
       if (this.principals.get(client)?.username === username) client.close();
     }
     for (const clientId of this.owners.releaseAll(username)) {
-      internalsOf(broker).persistence.cleanSubscriptions({ id: clientId }).catch((error: unknown) => this.options.logger.warn({ err: error, clientId }, 'could not drop a revoked session'));
+      internalsOf(broker)
+        .persistence.cleanSubscriptions({ id: clientId })
+        .catch((error: unknown) => this.options.logger.warn({ err: error, clientId }, 'could not drop a revoked session'));
     }
   }
 
@@ -237,8 +248,9 @@ export class EmbeddedBroker implements MqttTransport {
     const broker = this.broker;
     if (!broker) return Promise.reject(new Error('the embedded broker is not running'));
     return new Promise((resolve, reject) => {
-      broker.publish({ cmd: 'publish', topic, payload: typeof payload === 'string' ? Buffer.from(payload) : payload, qos, retain: false, dup: false }, (error) =>
-        error ? reject(error) : resolve(),
+      broker.publish(
+        { cmd: 'publish', topic, payload: typeof payload === 'string' ? Buffer.from(payload) : payload, qos, retain: false, dup: false },
+        (error) => (error ? reject(error) : resolve()),
       );
     });
   }

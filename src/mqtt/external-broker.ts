@@ -134,7 +134,13 @@ export class ExternalBroker implements MqttTransport {
   }
 
   private async connectPublisher(): Promise<MqttClient> {
-    const client = await connectAsync(this.options.url, { clientId: `${this.instanceId}-pub`, protocolVersion: 5, clean: true, reconnectPeriod: 1000, connectTimeout: 10_000 });
+    const client = await connectAsync(this.options.url, {
+      clientId: `${this.instanceId}-pub`,
+      protocolVersion: 5,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+    });
     client.on('error', (error) => this.options.logger.warn({ err: error.message }, 'external MQTT broker error'));
     return client;
   }

@@ -114,7 +114,9 @@ export class PipelinedConsumer {
       this.lastPacketAt = Date.now();
       parser.parse(chunk);
     });
-    socket.on('error', (error) => this.options.logger.warn({ err: error.message, clientId: this.options.clientId }, 'MQTT consumer connection error'));
+    socket.on('error', (error) =>
+      this.options.logger.warn({ err: error.message, clientId: this.options.clientId }, 'MQTT consumer connection error'),
+    );
     socket.on('close', () => this.closed(socket));
     socket.once(secure ? 'secureConnect' : 'connect', () => {
       this.lastPacketAt = Date.now();
@@ -127,7 +129,11 @@ export class PipelinedConsumer {
         keepalive: keepaliveS,
         username: url.username ? decodeURIComponent(url.username) : undefined,
         password: url.password ? Buffer.from(decodeURIComponent(url.password)) : undefined,
-        properties: { sessionExpiryInterval: this.options.sessionExpiryS, receiveMaximum: this.options.receiveMaximum, maximumPacketSize: this.options.maxPacketSize },
+        properties: {
+          sessionExpiryInterval: this.options.sessionExpiryS,
+          receiveMaximum: this.options.receiveMaximum,
+          maximumPacketSize: this.options.maxPacketSize,
+        },
       });
     });
   }
@@ -163,7 +169,8 @@ export class PipelinedConsumer {
     const granted = packet.granted[0];
     const finding = subackFinding(typeof granted === 'number' ? granted : undefined);
     // Connected but never sent an uplink: fail the start (the slot is tried again) rather than look ready.
-    if (finding !== undefined && typeof granted === 'number' && granted >= 0x80) return this.refused(new Error(`${this.options.clientId}: ${finding}`));
+    if (finding !== undefined && typeof granted === 'number' && granted >= 0x80)
+      return this.refused(new Error(`${this.options.clientId}: ${finding}`));
     if (finding !== undefined && !this.limitsChecked) this.warnLimit(finding);
     this.limitsChecked = true;
     this.ready = true;
@@ -191,7 +198,8 @@ export class PipelinedConsumer {
 
   private received(packet: IPublishPacket): void {
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
-    const delivery: Delivery | undefined = packet.qos > 0 ? { messageId: packet.messageId!, receivedAt: Date.now(), committed: false } : undefined;
+    const delivery: Delivery | undefined =
+      packet.qos > 0 ? { messageId: packet.messageId!, receivedAt: Date.now(), committed: false } : undefined;
     if (delivery) this.deliveries.push(delivery);
     const socket = this.socket;
     if (this.deliveries.length >= this.options.receiveMaximum && socket && !this.full) {
@@ -205,7 +213,10 @@ export class PipelinedConsumer {
         this.flushAcknowledgements();
       },
       (error: unknown) => {
-        this.options.logger.error({ err: error, topic: packet.topic }, 'uplink not committed; reconnecting so the broker delivers it again');
+        this.options.logger.error(
+          { err: error, topic: packet.topic },
+          'uplink not committed; reconnecting so the broker delivers it again',
+        );
         if (socket === this.socket) this.drop('an uplink could not be committed');
       },
     );

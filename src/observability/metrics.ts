@@ -40,11 +40,19 @@ export function createMetrics(build: { version: string } = { version: 'unknown' 
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
-    ingestReceived: counter(registry, 'thingdesk_ingest_received_total', 'Uplink messages received (each element of an array counts; those past UPLINK_MAX_MESSAGES count once, as their one dead letter).'),
+    ingestReceived: counter(
+      registry,
+      'thingdesk_ingest_received_total',
+      'Uplink messages received (each element of an array counts; those past UPLINK_MAX_MESSAGES count once, as their one dead letter).',
+    ),
     ingestStored: counter(registry, 'thingdesk_ingest_stored_total', 'Uplink messages committed to the store.'),
     ingestDuplicates: counter(registry, 'thingdesk_ingest_duplicates_total', 'Redelivered uplink messages already stored, skipped.'),
     ingestFlagged: counter(registry, 'thingdesk_ingest_flagged_total', 'Stored uplink messages that broke a catalog rule of their id.'),
-    ingestDeadLettered: counter(registry, 'thingdesk_ingest_dead_lettered_total', 'Uplink payloads or messages that could not be stored as messages.'),
+    ingestDeadLettered: counter(
+      registry,
+      'thingdesk_ingest_dead_lettered_total',
+      'Uplink payloads or messages that could not be stored as messages.',
+    ),
     ingestBatchSize: new Histogram({
       name: 'thingdesk_ingest_batch_size',
       help: 'Records written per ingest transaction.',
@@ -88,8 +96,20 @@ export function observeRuntime(
       this.set(read.liveSubscriptions());
     },
   });
-  observedGauge(metrics, 'thingdesk_alerts_open', "Things with an active alert, by alert type, as this instance's alert engine knows them (every organization).", 'type', read.openAlerts);
-  observedGauge(metrics, 'thingdesk_mqtt_connections', 'Clients connected to the embedded broker, by credential kind (gateway, integration); empty with an external broker.', 'kind', read.mqttConnections);
+  observedGauge(
+    metrics,
+    'thingdesk_alerts_open',
+    "Things with an active alert, by alert type, as this instance's alert engine knows them (every organization).",
+    'type',
+    read.openAlerts,
+  );
+  observedGauge(
+    metrics,
+    'thingdesk_mqtt_connections',
+    'Clients connected to the embedded broker, by credential kind (gateway, integration); empty with an external broker.',
+    'kind',
+    read.mqttConnections,
+  );
 }
 
 /** A gauge read when Prometheus scrapes: `read` gives the current figure of each value of its one label. */

@@ -11,7 +11,9 @@ import type { DeviceUplink, VirtualDevice } from './virtual-device.js';
  * but whose notes call for the event-31 echo. Firmware, diagnostics, reset and identification requests are not
  * configurations and get no echo.
  */
-const configurationTsmIds: ReadonlySet<number> = new Set([1206, 1207, 1208, 1500, 1501, 1502, 1503, 1504, 1505, 12200, 12210, 12211, 12212, 13200]);
+const configurationTsmIds: ReadonlySet<number> = new Set([
+  1206, 1207, 1208, 1500, 1501, 1502, 1503, 1504, 1505, 12200, 12210, 12211, 12212, 13200,
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -41,7 +41,16 @@ function checkOptions(options: FleetOptions): void {
 }
 
 function sumCounts(gateways: readonly VirtualGateway[]): FleetCounts & { inFlight: number } {
-  const totals = { publishes: 0, publishesAcked: 0, messagesSent: 0, messagesAcked: 0, commandsReceived: 0, responsesSent: 0, errors: 0, inFlight: 0 };
+  const totals = {
+    publishes: 0,
+    publishesAcked: 0,
+    messagesSent: 0,
+    messagesAcked: 0,
+    commandsReceived: 0,
+    responsesSent: 0,
+    errors: 0,
+    inFlight: 0,
+  };
   for (const gateway of gateways) {
     for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += gateway.stats[key];
   }

@@ -36,13 +36,16 @@ interface ChangeRow {
  * engine emits events only for real changes.
  */
 export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect) {
-  const greatest = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) => (dialect === 'postgres' ? sql`greatest(${a}, ${b})` : sql`max(${a}, ${b})`);
+  const greatest = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
+    dialect === 'postgres' ? sql`greatest(${a}, ${b})` : sql`max(${a}, ${b})`;
   // Bind parameters that stand alone get an explicit type: PostgreSQL would otherwise read them as text.
   const ms = (value: number) => sql`cast(${value} as bigint)`;
   const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`));
   const returning = sql`returning organization_id, tuid, alert_type, gateway_tuid, opened_at, closed_at`;
-  const previousEnd = (type: AlertType) => sql`coalesce((select max(p.closed_at) from alerts p where p.tuid = t.tuid and p.alert_type = ${type}), 0)`;
-  const noneActive = (type: AlertType) => sql`not exists (select 1 from alerts a where a.tuid = t.tuid and a.alert_type = ${type} and a.closed_at is null)`;
+  const previousEnd = (type: AlertType) =>
+    sql`coalesce((select max(p.closed_at) from alerts p where p.tuid = t.tuid and p.alert_type = ${type}), 0)`;
+  const noneActive = (type: AlertType) =>
+    sql`not exists (select 1 from alerts a where a.tuid = t.tuid and a.alert_type = ${type} and a.closed_at is null)`;
   const run = async (query: RawBuilder<ChangeRow>): Promise<AlertChange[]> => (await query.execute(db)).rows.map(toChange);
   // Per gateway and organization, the latest arrival through it: a gateway is heard whenever any thing is.
   const gatewaysCte = sql`gateways as (
@@ -145,7 +148,11 @@ export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect) {
      * Ingest saw `tuids` and `gateways` at `at`: closes the device and gateway alerts of those things (a thing
      * heard through any gateway is connected) and the gateway alerts of every thing behind those gateways.
      */
-    closeHeard(input: { at: number; tuids: readonly string[]; gateways: readonly { organizationId: string; gatewayTuid: string }[] }): Promise<AlertChange[]> {
+    closeHeard(input: {
+      at: number;
+      tuids: readonly string[];
+      gateways: readonly { organizationId: string; gatewayTuid: string }[];
+    }): Promise<AlertChange[]> {
       const conditions: RawBuilder<unknown>[] = [];
       if (input.tuids.length > 0) conditions.push(sql`(alert_type in (${list([device, gateway])}) and tuid in (${list(input.tuids)}))`);
       for (const [organizationId, gatewayTuids] of groupByOrganization(input.gateways)) {

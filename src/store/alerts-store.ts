@@ -74,5 +74,11 @@ export function alertsStore(db: Kysely<Schema>) {
 }
 
 function toAlertPeriod(row: Selectable<AlertsTable>): AlertPeriod {
-  return { organizationId: row.organization_id, tuid: row.tuid, alertType: row.alert_type as AlertType, openedAt: row.opened_at, closedAt: row.closed_at };
+  return {
+    organizationId: row.organization_id,
+    tuid: row.tuid,
+    alertType: row.alert_type as AlertType,
+    openedAt: row.opened_at,
+    closedAt: row.closed_at,
+  };
 }

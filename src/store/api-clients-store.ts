@@ -36,12 +36,21 @@ export function apiClientsStore(db: Kysely<Schema>) {
       return row && { ...toApiClient(row), secretHash: row.secret_hash };
     },
     async list(organizationId: string): Promise<ApiClient[]> {
-      const rows = await db.selectFrom('api_clients').selectAll().where('organization_id', '=', organizationId).orderBy('client_id').execute();
+      const rows = await db
+        .selectFrom('api_clients')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .orderBy('client_id')
+        .execute();
       return rows.map(toApiClient);
     },
     /** Marks the client revoked; false when it does not exist or was already revoked. */
     async revoke(clientId: string, revokedAt: number, organizationId?: string): Promise<boolean> {
-      let query = db.updateTable('api_clients').set({ revoked_at: revokedAt }).where('client_id', '=', clientId).where('revoked_at', 'is', null);
+      let query = db
+        .updateTable('api_clients')
+        .set({ revoked_at: revokedAt })
+        .where('client_id', '=', clientId)
+        .where('revoked_at', 'is', null);
       if (organizationId !== undefined) query = query.where('organization_id', '=', organizationId);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
@@ -50,5 +59,11 @@ export function apiClientsStore(db: Kysely<Schema>) {
 }
 
 function toApiClient(row: Selectable<ApiClientsTable>): ApiClient {
-  return { clientId: row.client_id, organizationId: row.organization_id, name: row.name, createdAt: row.created_at, revokedAt: row.revoked_at };
+  return {
+    clientId: row.client_id,
+    organizationId: row.organization_id,
+    name: row.name,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
 }

@@ -40,7 +40,12 @@ export function commandsStore(db: Kysely<Schema>) {
       return db.transaction().execute(async (trx) => {
         const { id } = await trx
           .insertInto('command_requests')
-          .values({ organization_id: request.organizationId, tuid: request.tuid, timestamp: request.timestamp, responsible: request.responsible })
+          .values({
+            organization_id: request.organizationId,
+            tuid: request.tuid,
+            timestamp: request.timestamp,
+            responsible: request.responsible,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         await trx
@@ -80,7 +85,10 @@ export function commandsStore(db: Kysely<Schema>) {
         .orderBy('id', 'desc');
       if (query.limit !== undefined) select = select.limit(query.limit);
       const requests = await select.execute();
-      const items = await itemsOf(db, requests.map((request) => request.id));
+      const items = await itemsOf(
+        db,
+        requests.map((request) => request.id),
+      );
       return requests.map((request) => ({ ...request, items: items.get(request.id) ?? [] }));
     },
 

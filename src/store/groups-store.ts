@@ -27,14 +27,24 @@ export function groupsStore(db: Kysely<Schema>, dialect: Dialect) {
       await insertUnique('group', () =>
         db
           .insertInto('groups')
-          .values({ organization_id: group.organizationId, group_id: group.groupId, description: group.description, created_at: group.createdAt })
+          .values({
+            organization_id: group.organizationId,
+            group_id: group.groupId,
+            description: group.description,
+            created_at: group.createdAt,
+          })
           .execute(),
       );
       return group;
     },
 
     async get(organizationId: string, groupId: string): Promise<Group | undefined> {
-      const row = await db.selectFrom('groups').selectAll().where('organization_id', '=', organizationId).where('group_id', '=', groupId).executeTakeFirst();
+      const row = await db
+        .selectFrom('groups')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('group_id', '=', groupId)
+        .executeTakeFirst();
       return row && toGroup(row);
     },
 
@@ -53,7 +63,12 @@ export function groupsStore(db: Kysely<Schema>, dialect: Dialect) {
         )
         .where('g.organization_id', '=', organizationId)
         .execute();
-      return rows.map((row) => ({ groupId: row.group_id, description: row.description, createdAt: row.created_at, thingCount: Number(row.thing_count ?? 0) }));
+      return rows.map((row) => ({
+        groupId: row.group_id,
+        description: row.description,
+        createdAt: row.created_at,
+        thingCount: Number(row.thing_count ?? 0),
+      }));
     },
 
     /** How many of the organization's things are in no group. */
@@ -71,9 +86,19 @@ export function groupsStore(db: Kysely<Schema>, dialect: Dialect) {
     async rename(organizationId: string, from: string, to: string): Promise<boolean> {
       return insertUnique('group', () =>
         db.transaction().execute(async (trx) => {
-          const renamed = await trx.updateTable('groups').set({ group_id: to }).where('organization_id', '=', organizationId).where('group_id', '=', from).executeTakeFirst();
+          const renamed = await trx
+            .updateTable('groups')
+            .set({ group_id: to })
+            .where('organization_id', '=', organizationId)
+            .where('group_id', '=', from)
+            .executeTakeFirst();
           if (renamed.numUpdatedRows === 0n) return false;
-          await trx.updateTable('things').set({ group_id: to }).where('organization_id', '=', organizationId).where('group_id', '=', from).execute();
+          await trx
+            .updateTable('things')
+            .set({ group_id: to })
+            .where('organization_id', '=', organizationId)
+            .where('group_id', '=', from)
+            .execute();
           return true;
         }),
       );
@@ -82,9 +107,18 @@ export function groupsStore(db: Kysely<Schema>, dialect: Dialect) {
     /** Deletes a group and leaves its things in no group. false when it does not exist. */
     async delete(organizationId: string, groupId: string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const deleted = await trx.deleteFrom('groups').where('organization_id', '=', organizationId).where('group_id', '=', groupId).executeTakeFirst();
+        const deleted = await trx
+          .deleteFrom('groups')
+          .where('organization_id', '=', organizationId)
+          .where('group_id', '=', groupId)
+          .executeTakeFirst();
         if (deleted.numDeletedRows === 0n) return false;
-        await trx.updateTable('things').set({ group_id: null }).where('organization_id', '=', organizationId).where('group_id', '=', groupId).execute();
+        await trx
+          .updateTable('things')
+          .set({ group_id: null })
+          .where('organization_id', '=', organizationId)
+          .where('group_id', '=', groupId)
+          .execute();
         return true;
       });
     },
@@ -94,7 +128,13 @@ export function groupsStore(db: Kysely<Schema>, dialect: Dialect) {
      * organization first (status `new`, first history entry on behalf of `responsible`); another organization's
      * thing, or a missing group, leaves everything unchanged.
      */
-    async assignThing(input: { tuid: string; organizationId: string; groupId: string | null; at: number; responsible: string }): Promise<AssignOutcome> {
+    async assignThing(input: {
+      tuid: string;
+      organizationId: string;
+      groupId: string | null;
+      at: number;
+      responsible: string;
+    }): Promise<AssignOutcome> {
       return db.transaction().execute(async (trx): Promise<AssignOutcome> => {
         if (input.groupId !== null) {
           const group = await trx

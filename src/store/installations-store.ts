@@ -34,7 +34,11 @@ export function installationsStore(db: Kysely<Schema>) {
         .orderBy('id', 'desc')
         .$if(input.limit !== undefined, (qb) => qb.limit(input.limit!))
         .execute();
-      return rows.map((row) => ({ status: row.installation_status as InstallationStatus, timestamp: row.timestamp, responsible: row.responsible }));
+      return rows.map((row) => ({
+        status: row.installation_status as InstallationStatus,
+        timestamp: row.timestamp,
+        responsible: row.responsible,
+      }));
     },
 
     /**
@@ -76,7 +80,10 @@ export function installationsStore(db: Kysely<Schema>) {
  * entry, unless it exists. Race-safe: a concurrent claim wins by the primary key and this one writes nothing.
  * Returns whether this call created it.
  */
-export async function claimThing(trx: Transaction<Schema>, claim: { tuid: string; organizationId: string; at: number; responsible: string }): Promise<boolean> {
+export async function claimThing(
+  trx: Transaction<Schema>,
+  claim: { tuid: string; organizationId: string; at: number; responsible: string },
+): Promise<boolean> {
   const result = await trx
     .insertInto('things')
     .values({ tuid: claim.tuid, organization_id: claim.organizationId, group_id: null, installation_status: 'new', created_at: claim.at })
@@ -95,7 +102,13 @@ async function writeStatus(trx: Transaction<Schema>, write: StatusWrite): Promis
 async function appendHistory(trx: Transaction<Schema>, write: StatusWrite): Promise<void> {
   await trx
     .insertInto('installation_history')
-    .values({ organization_id: write.organizationId, tuid: write.tuid, installation_status: write.status, timestamp: write.at, responsible: write.responsible })
+    .values({
+      organization_id: write.organizationId,
+      tuid: write.tuid,
+      installation_status: write.status,
+      timestamp: write.at,
+      responsible: write.responsible,
+    })
     .execute();
 }
 

@@ -25,12 +25,18 @@ export function loginAttemptsStore(db: Kysely<Schema>) {
           oc.column('account_key').doUpdateSet({
             failures: sql<number>`case when ${inWindow} then login_attempts.failures + 1 else 1 end`,
             first_failure_at: sql<number>`case when ${inWindow} then login_attempts.first_failure_at else ${now} end`,
-            blocked_until: sql<number | null>`case when login_attempts.blocked_until > ${now} then login_attempts.blocked_until else null end`,
+            blocked_until: sql<
+              number | null
+            >`case when login_attempts.blocked_until > ${now} then login_attempts.blocked_until else null end`,
           }),
         )
         .returning(['failures', 'first_failure_at', 'blocked_until'])
         .executeTakeFirstOrThrow();
-      return { failures: Number(row.failures), firstFailureAt: Number(row.first_failure_at), blockedUntil: row.blocked_until === null ? null : Number(row.blocked_until) };
+      return {
+        failures: Number(row.failures),
+        firstFailureAt: Number(row.first_failure_at),
+        blockedUntil: row.blocked_until === null ? null : Number(row.blocked_until),
+      };
     },
     async block(accountKey: string, until: number): Promise<void> {
       await db.updateTable('login_attempts').set({ blocked_until: until }).where('account_key', '=', accountKey).execute();

@@ -25,7 +25,11 @@ export function messagesStore(db: Kysely<Schema>, directReads: SqliteDirectReads
       return (directReads && listDirect(directReads, query)) ?? listWithQueryBuilder(db, query);
     },
     async count(tuid: string): Promise<number> {
-      const row = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('tuid', '=', tuid).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('tuid', '=', tuid)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };

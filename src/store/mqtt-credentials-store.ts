@@ -32,11 +32,20 @@ export function mqttCredentialsStore(db: Kysely<Schema>) {
       return row && { ...toMqttCredential(row), passwordHash: row.password_hash };
     },
     async list(organizationId: string): Promise<MqttCredential[]> {
-      const rows = await db.selectFrom('mqtt_credentials').selectAll().where('organization_id', '=', organizationId).orderBy('username').execute();
+      const rows = await db
+        .selectFrom('mqtt_credentials')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .orderBy('username')
+        .execute();
       return rows.map(toMqttCredential);
     },
     async revoke(username: string, revokedAt: number, organizationId?: string): Promise<boolean> {
-      let query = db.updateTable('mqtt_credentials').set({ revoked_at: revokedAt }).where('username', '=', username).where('revoked_at', 'is', null);
+      let query = db
+        .updateTable('mqtt_credentials')
+        .set({ revoked_at: revokedAt })
+        .where('username', '=', username)
+        .where('revoked_at', 'is', null);
       if (organizationId !== undefined) query = query.where('organization_id', '=', organizationId);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;

@@ -11,7 +11,12 @@ export function organizationsStore(db: Kysely<Schema>) {
       await insertUnique('organization', () =>
         db
           .insertInto('organizations')
-          .values({ id: organization.id, name: organization.name, name_key: organization.name.toLowerCase(), created_at: organization.createdAt })
+          .values({
+            id: organization.id,
+            name: organization.name,
+            name_key: organization.name.toLowerCase(),
+            created_at: organization.createdAt,
+          })
           .execute(),
       );
       return organization;
@@ -29,7 +34,10 @@ export function organizationsStore(db: Kysely<Schema>) {
       return rows.map(toOrganization);
     },
     async count(): Promise<number> {
-      const row = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('organizations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };

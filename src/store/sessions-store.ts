@@ -53,14 +53,24 @@ export function sessionsStore(db: Kysely<Schema>) {
     },
     /** Ends a session (logout, reuse detected); true when it was active. */
     async end(id: string, endedAt: number, reason: string): Promise<boolean> {
-      const result = await db.updateTable('sessions').set({ ended_at: endedAt, end_reason: reason }).where('id', '=', id).where('ended_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('sessions')
+        .set({ ended_at: endedAt, end_reason: reason })
+        .where('id', '=', id)
+        .where('ended_at', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     /** Ends every active session of a user (user deleted); returns their ids. */
     async endAllOfUser(userId: string, endedAt: number, reason: string): Promise<string[]> {
       const rows = await db.selectFrom('sessions').select('id').where('user_id', '=', userId).where('ended_at', 'is', null).execute();
       if (rows.length > 0) {
-        await db.updateTable('sessions').set({ ended_at: endedAt, end_reason: reason }).where('user_id', '=', userId).where('ended_at', 'is', null).execute();
+        await db
+          .updateTable('sessions')
+          .set({ ended_at: endedAt, end_reason: reason })
+          .where('user_id', '=', userId)
+          .where('ended_at', 'is', null)
+          .execute();
       }
       return rows.map((row) => row.id);
     },

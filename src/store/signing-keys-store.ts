@@ -9,7 +9,13 @@ export function signingKeysStore(db: Kysely<Schema>) {
     async create(key: StoredSigningKey): Promise<void> {
       await db
         .insertInto('signing_keys')
-        .values({ kid: key.kid, private_jwk: key.privateJwk, public_jwk: key.publicJwk, created_at: key.createdAt, retired_at: key.retiredAt })
+        .values({
+          kid: key.kid,
+          private_jwk: key.privateJwk,
+          public_jwk: key.publicJwk,
+          created_at: key.createdAt,
+          retired_at: key.retiredAt,
+        })
         .execute();
     },
     /** Newest first. */
@@ -19,7 +25,12 @@ export function signingKeysStore(db: Kysely<Schema>) {
     },
     /** Retires every key still signing except `keepKid`, so exactly one key signs at a time. */
     async retireAllExcept(keepKid: string, retiredAt: number): Promise<void> {
-      await db.updateTable('signing_keys').set({ retired_at: retiredAt }).where('kid', '!=', keepKid).where('retired_at', 'is', null).execute();
+      await db
+        .updateTable('signing_keys')
+        .set({ retired_at: retiredAt })
+        .where('kid', '!=', keepKid)
+        .where('retired_at', 'is', null)
+        .execute();
     },
   };
 }

@@ -8,14 +8,25 @@ export function isStoreUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
     if (isConnectionFailure(current)) return true;
     // Node's happy-eyeballs connect fails with an AggregateError of the attempts, and drivers wrap with `cause`.
-    if (current instanceof AggregateError && current.errors.some((inner) => inner instanceof Error && isConnectionFailure(inner))) return true;
+    if (current instanceof AggregateError && current.errors.some((inner) => inner instanceof Error && isConnectionFailure(inner)))
+      return true;
     current = current.cause;
   }
   return false;
 }
 
 // Socket errors of a connection that could not be made or was lost.
-const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const socketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 // PostgreSQL SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down),
 // too_many_connections, query_canceled (STORE_TIMEOUT_MS reached on the server), disk_full. Class 08 (connection

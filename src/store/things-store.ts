@@ -58,12 +58,20 @@ export function thingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads |
      */
     async release(organizationId: string, tuid: string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const owned = await trx.deleteFrom('things').where('organization_id', '=', organizationId).where('tuid', '=', tuid).executeTakeFirst();
+        const owned = await trx
+          .deleteFrom('things')
+          .where('organization_id', '=', organizationId)
+          .where('tuid', '=', tuid)
+          .executeTakeFirst();
         if (Number(owned.numDeletedRows) === 0) return false;
         await trx.deleteFrom('messages').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('installation_history').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('alerts').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
-        const requests = trx.selectFrom('command_requests').select('id').where('organization_id', '=', organizationId).where('tuid', '=', tuid);
+        const requests = trx
+          .selectFrom('command_requests')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('tuid', '=', tuid);
         await trx.deleteFrom('command_items').where('tuid', '=', tuid).where('request_id', 'in', requests).execute();
         await trx.deleteFrom('command_requests').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         return true;

@@ -30,7 +30,12 @@ export function usersStore(db: Kysely<Schema>) {
       return user;
     },
     async get(organizationId: string, id: string): Promise<User | undefined> {
-      const row = await db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row && toUser(row);
     },
     async getWithPasswordHashByEmail(organizationId: string, email: string): Promise<UserWithPasswordHash | undefined> {
@@ -47,7 +52,12 @@ export function usersStore(db: Kysely<Schema>) {
       return rows.map(toUser);
     },
     async updateRole(organizationId: string, id: string, role: Role): Promise<boolean> {
-      const result = await db.updateTable('users').set({ role }).where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+      const result = await db
+        .updateTable('users')
+        .set({ role })
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     async delete(organizationId: string, id: string): Promise<boolean> {

@@ -33,7 +33,10 @@ for (const target of storeTargets) {
         const user = await store.users.getWithPasswordHashByEmail('acme', 'boss@acme.test');
         assert.equal(user?.role, 'Manager');
         assert.equal(await verifyPassword(user!.passwordHash, 'boss-password'), true);
-        assert.equal(verifySecret((await store.apiClients.getWithSecretHash('acme-client'))!.secretHash, env.BOOTSTRAP_CLIENT_SECRET), true);
+        assert.equal(
+          verifySecret((await store.apiClients.getWithSecretHash('acme-client'))!.secretHash, env.BOOTSTRAP_CLIENT_SECRET),
+          true,
+        );
         const gateway = await store.mqttCredentials.getWithPasswordHash('acme-gateway');
         assert.equal(gateway?.kind, 'gateway');
         assert.equal(await verifyPassword(gateway!.passwordHash, 'gateway-password'), true);
@@ -46,7 +49,10 @@ for (const target of storeTargets) {
       try {
         assert.equal(second.app.bootstrap, undefined);
         assert.deepEqual(second.printed, []);
-        assert.deepEqual((await second.app.store.organizations.list()).map((o) => o.id), ['acme']);
+        assert.deepEqual(
+          (await second.app.store.organizations.list()).map((o) => o.id),
+          ['acme'],
+        );
         assert.equal((await second.app.store.users.list('acme')).length, 1);
         assert.equal((await second.app.store.apiClients.list('acme')).length, 1);
       } finally {
@@ -64,7 +70,14 @@ for (const target of storeTargets) {
         assert.ok(report.clientSecret && report.clientSecret.length >= 40);
         assert.ok(report.mqttPassword && report.mqttPassword.length >= 40);
         const printed = app.printed.join('');
-        for (const value of [report.password, report.clientSecret, report.mqttPassword, report.clientId, report.mqttUsername, report.email]) {
+        for (const value of [
+          report.password,
+          report.clientSecret,
+          report.mqttPassword,
+          report.clientId,
+          report.mqttUsername,
+          report.email,
+        ]) {
           assert.ok(printed.includes(value!), `printed ${value}`);
         }
         const user = await app.app.store.users.getWithPasswordHashByEmail(report.organizationId, report.email);

@@ -15,7 +15,14 @@ after(cleanupStores);
 after(closeMqttClients);
 
 test('the reserved TUIDs are the fixed segments beside a :tuid, including any route added later', () => {
-  const paths = ['/api/v1/things', '/api/v1/things/:tuid', '/api/v1/things/alerts', '/api/v1/things/alerts/count', '/api/v1/things/:tuid/group', '/api/v1/groups/:groupid'];
+  const paths = [
+    '/api/v1/things',
+    '/api/v1/things/:tuid',
+    '/api/v1/things/alerts',
+    '/api/v1/things/alerts/count',
+    '/api/v1/things/:tuid/group',
+    '/api/v1/groups/:groupid',
+  ];
   assert.deepEqual([...reservedTuidsOf(paths)], ['alerts']);
   assert.deepEqual([...reservedTuidsOf([...paths, '/api/v1/things/export', '/api/v1/things/:tuid/alerts'])].sort(), ['alerts', 'export']);
   assert.deepEqual([...reservedTuidsOf(['/api/v1/groups/:groupid', '/api/v1/groups/unassigned'])], [], 'only TUID positions count');
@@ -43,8 +50,12 @@ describe('reserved TUIDs on a running platform', () => {
     for (const path of paths.filter((p) => p.split('/').includes(':tuid'))) {
       const position = path.split('/').indexOf(':tuid');
       for (const segment of reserved) {
-        const concrete = path.split('/').map((part, i) => (i === position ? segment : part.startsWith(':') ? 'x' : part)).join('/');
-        const route = server.app.http.findRoute({ method: 'GET', url: concrete }) ?? server.app.http.findRoute({ method: 'POST', url: concrete });
+        const concrete = path
+          .split('/')
+          .map((part, i) => (i === position ? segment : part.startsWith(':') ? 'x' : part))
+          .join('/');
+        const route =
+          server.app.http.findRoute({ method: 'GET', url: concrete }) ?? server.app.http.findRoute({ method: 'POST', url: concrete });
         // Where a fixed route answers in place of the :tuid one, a thing with that TUID would be unreachable.
         if (route && (route.params as Record<string, string>).tuid !== segment) assert.ok(reserved.includes(segment));
       }
@@ -65,12 +76,19 @@ describe('reserved TUIDs on a running platform', () => {
       assert.equal(await server.app.store.things.get(tuid), undefined, 'nothing was claimed');
     }
     assert.equal((await rest.post('/things/alerts-1/installations', { installation_status: 'new' })).status, 200);
-    assert.equal((await rest.post('/things/Alerts/group', { group_id: 'unassigned' })).status, 200, 'paths are case-sensitive, so is the rule');
+    assert.equal(
+      (await rest.post('/things/Alerts/group', { group_id: 'unassigned' })).status,
+      200,
+      'paths are case-sensitive, so is the rule',
+    );
     assert.equal((await rest.get('/things/Alerts')).body.data.tuid, 'Alerts');
   });
 
   test('GraphQL: setInstallationStatus and assignThingToGroup refuse a reserved TUID with BAD_USER_INPUT', async () => {
-    for (const operation of ['mutation { setInstallationStatus(tuid: "alerts", status: "new") { tuid } }', 'mutation { assignThingToGroup(tuid: "alerts", groupId: "unassigned") { tuid } }']) {
+    for (const operation of [
+      'mutation { setInstallationStatus(tuid: "alerts", status: "new") { tuid } }',
+      'mutation { assignThingToGroup(tuid: "alerts", groupId: "unassigned") { tuid } }',
+    ]) {
       const response = await graphql.request(operation);
       assert.equal(response.body.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(response.body));
       assert.match(response.body.errors?.[0]?.message ?? '', /^tuid alerts is reserved/);

@@ -1,20 +1,14 @@
 /** The definitions themselves: complete, consistent with the seed, and plain JSON. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  eventDefinitions,
-  exampleMessage,
-  getEventDefinition,
-  getMessageDefinition,
-  messageDefinitions,
-} from '../../src/catalog/index.js';
+import { eventDefinitions, exampleMessage, getEventDefinition, getMessageDefinition, messageDefinitions } from '../../src/catalog/index.js';
 import type { FieldDefinition, MessageDefinition } from '../../src/catalog/index.js';
 
 /** The ids seed 002 defines, written out independently of the definitions. */
 const seedIds = [
-  1100, 1101, 1102, 1110, 1111, 1112, 1200, 1201, 1202, 1203, 1205, 1206, 1207, 1208, 1210, 1211, 1212, 1220, 1221, 1222,
-  1300, 1301, 1302, 1303, 1312, 1313, 1400, 1401, 1402, 1403, 1404, 1500, 1501, 1502, 1503, 1504, 1505, 1600, 12100,
-  12101, 12102, 12200, 12210, 12211, 12212, 13200,
+  1100, 1101, 1102, 1110, 1111, 1112, 1200, 1201, 1202, 1203, 1205, 1206, 1207, 1208, 1210, 1211, 1212, 1220, 1221, 1222, 1300, 1301, 1302,
+  1303, 1312, 1313, 1400, 1401, 1402, 1403, 1404, 1500, 1501, 1502, 1503, 1504, 1505, 1600, 12100, 12101, 12102, 12200, 12210, 12211, 12212,
+  13200,
 ];
 
 const definitions: readonly MessageDefinition[] = messageDefinitions;
@@ -54,13 +48,19 @@ describe('messageDefinitions', () => {
 
   test('ids with variants are exactly 1201, 1203 and 1402, each with a request and a response', () => {
     const withVariants = definitions.filter((definition) => definition.variants !== undefined);
-    assert.deepEqual(withVariants.map((definition) => definition.tsmId), [1201, 1203, 1402]);
+    assert.deepEqual(
+      withVariants.map((definition) => definition.tsmId),
+      [1201, 1203, 1402],
+    );
     for (const definition of withVariants) {
       assert.equal(definition.direction, 'both');
-      assert.deepEqual(definition.variants?.map((variant) => [variant.name, variant.direction]), [
-        ['request', 'downlink'],
-        ['response', 'uplink'],
-      ]);
+      assert.deepEqual(
+        definition.variants?.map((variant) => [variant.name, variant.direction]),
+        [
+          ['request', 'downlink'],
+          ['response', 'uplink'],
+        ],
+      );
     }
   });
 

@@ -6,7 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { commandTsmIds, exampleMessage, validateDownlink } from '../../src/catalog/index.js';
-import type { AnyCatalogMessage, CatalogMessage, CatalogPayload, CatalogTsmId, CommandMessage, CommandTsmId } from '../../src/catalog/index.js';
+import type {
+  AnyCatalogMessage,
+  CatalogMessage,
+  CatalogPayload,
+  CatalogTsmId,
+  CommandMessage,
+  CommandTsmId,
+} from '../../src/catalog/index.js';
 
 test('derived message types accept valid messages and reject misspelt fields', () => {
   const beacon: CatalogMessage<1206> = { tsmId: 1206, tsmEv: 30, transactionId: 1, reportInterval: 1000, txPower: -4 };
@@ -35,6 +42,9 @@ test('derived message types accept valid messages and reject misspelt fields', (
   assert.equal(validateDownlink(badPower).length, 1);
   assert.equal(validateDownlink(noTransaction).length, 1);
   assert.equal(validateDownlink({ tsmId: 1300, ...badBinary }).length, 1);
-  assert.deepEqual([request, response, open, any, command].map((message) => message.tsmId), [1201, 1201, 13200, 12101, 12200]);
+  assert.deepEqual(
+    [request, response, open, any, command].map((message) => message.tsmId),
+    [1201, 1201, 13200, 12101, 12200],
+  );
   assert.deepEqual([notCommand, notCatalog, example.tsmId, ids.length], [1206, 24100, 1110, 4]);
 });

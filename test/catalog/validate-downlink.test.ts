@@ -8,13 +8,28 @@ const beaconA = { tsmId: 1206, tsmEv: 30, transactionId: 7 };
 
 describe('validateDownlink: seed rules', () => {
   const cases: [string, Record<string, unknown>, string, string | undefined][] = [
-    ['1206 reportInterval below 100', { ...beaconA, reportInterval: 99 }, 'reportInterval', 'reportInterval must be an integer between 100 and 60000'],
+    [
+      '1206 reportInterval below 100',
+      { ...beaconA, reportInterval: 99 },
+      'reportInterval',
+      'reportInterval must be an integer between 100 and 60000',
+    ],
     ['1206 reportInterval above 60000', { ...beaconA, reportInterval: 60001 }, 'reportInterval', undefined],
     ['1207 reportInterval reuses 1206 range', { tsmId: 1207, transactionId: 7, reportInterval: 60001 }, 'reportInterval', undefined],
     ['1208 index above 2', { tsmId: 1208, transactionId: 7, index: 3 }, 'index', 'index must be an integer between 0 and 2'],
     ['1208 index below 0', { tsmId: 1208, transactionId: 7, index: -1 }, 'index', undefined],
-    ['1302 scratchpadSeqNumber 0', { tsmId: 1302, binaryUrl: 'https://x.example/a.bin', scratchpadSeqNumber: 0 }, 'scratchpadSeqNumber', 'scratchpadSeqNumber must be an integer between 1 and 254'],
-    ['1302 scratchpadSeqNumber 255', { tsmId: 1302, binaryUrl: 'https://x.example/a.bin', scratchpadSeqNumber: 255 }, 'scratchpadSeqNumber', undefined],
+    [
+      '1302 scratchpadSeqNumber 0',
+      { tsmId: 1302, binaryUrl: 'https://x.example/a.bin', scratchpadSeqNumber: 0 },
+      'scratchpadSeqNumber',
+      'scratchpadSeqNumber must be an integer between 1 and 254',
+    ],
+    [
+      '1302 scratchpadSeqNumber 255',
+      { tsmId: 1302, binaryUrl: 'https://x.example/a.bin', scratchpadSeqNumber: 255 },
+      'scratchpadSeqNumber',
+      undefined,
+    ],
     ['1206 beaconMajor 256', { ...beaconA, beaconMajor: 256 }, 'beaconMajor', 'beaconMajor must be an integer between 0 and 255'],
     ['1206 beaconMinor -1', { ...beaconA, beaconMinor: -1 }, 'beaconMinor', undefined],
     ['1206 txPower 2', { ...beaconA, txPower: 2 }, 'txPower', 'txPower must be one of -8, -4, 0, 4'],
@@ -34,11 +49,26 @@ describe('validateDownlink: seed rules', () => {
     ['1502 nodeAccessCycle 4', { tsmId: 1502, transactionId: 7, nodeAccessCycle: 4 }, 'nodeAccessCycle', undefined],
     ['1503 profileId 4', { tsmId: 1503, transactionId: 7, profileId: 4 }, 'profileId', undefined],
     ['1505 profileId 2', { tsmId: 1505, transactionId: 7, profileId: 2 }, 'profileId', 'profileId must be one of 0, 1'],
-    ['12200 weatherMode 1 (only -1 or 0)', { tsmId: 12200, transactionId: 7, weatherMode: 1 }, 'weatherMode', 'weatherMode must be one of -1, 0'],
-    ['12210 weatherMode -1 (only 0 or 1)', { tsmId: 12210, transactionId: 7, weatherMode: -1 }, 'weatherMode', 'weatherMode must be one of 0, 1'],
+    [
+      '12200 weatherMode 1 (only -1 or 0)',
+      { tsmId: 12200, transactionId: 7, weatherMode: 1 },
+      'weatherMode',
+      'weatherMode must be one of -1, 0',
+    ],
+    [
+      '12210 weatherMode -1 (only 0 or 1)',
+      { tsmId: 12210, transactionId: 7, weatherMode: -1 },
+      'weatherMode',
+      'weatherMode must be one of 0, 1',
+    ],
     ['12200 accelerometerMode "1" as a string', { tsmId: 12200, transactionId: 7, accelerometerMode: '1' }, 'accelerometerMode', undefined],
     ['1500 transactionId missing', { tsmId: 1500, reportInterval: 60 }, 'transactionId', 'transactionId is required'],
-    ['1500 unknown field', { tsmId: 1500, transactionId: 7, reportIntervall: 60 }, 'reportIntervall', 'reportIntervall is not a field of message 1500 (Sensor Application Interval Configuration)'],
+    [
+      '1500 unknown field',
+      { tsmId: 1500, transactionId: 7, reportIntervall: 60 },
+      'reportIntervall',
+      'reportIntervall is not a field of message 1500 (Sensor Application Interval Configuration)',
+    ],
     ['uplink-only id', { tsmId: 1110, batl: 50 }, 'tsmId', 'tsmId 1110 (Thing Battery Info) is sent by devices, not to them'],
     ['unknown id', { tsmId: 24100, carbonDioxide: 400 }, 'tsmId', 'tsmId 24100 is not a message id of the catalog'],
     ['missing tsmId', { transactionId: 7 }, 'tsmId', 'tsmId is required'],
@@ -51,10 +81,7 @@ describe('validateDownlink: seed rules', () => {
 
   test('every problem is reported, not only the first', () => {
     const problems = validateDownlink({ ...beaconA, reportInterval: 5, txPower: 5, index: 1, beaconChannels: 'all' });
-    assert.deepEqual(
-      problems.map((problem) => problem.field).sort(),
-      ['beaconChannels', 'index', 'reportInterval', 'txPower'],
-    );
+    assert.deepEqual(problems.map((problem) => problem.field).sort(), ['beaconChannels', 'index', 'reportInterval', 'txPower']);
   });
 
   test('the edges of ranges are accepted', () => {

@@ -44,17 +44,26 @@ for (const target of storeTargets) {
     });
 
     test('user create hashes the password, prints a generated one once, and names bad options', async () => {
-      const created = await runThingdesk(['user', 'create', '--org', 'acme-water', '--email', 'ann@acme.test', '--role', 'Installer', '--json'], env);
+      const created = await runThingdesk(
+        ['user', 'create', '--org', 'acme-water', '--email', 'ann@acme.test', '--role', 'Installer', '--json'],
+        env,
+      );
       assert.equal(created.code, 0, created.stderr);
       const user = JSON.parse(created.stdout) as { email: string; role: string; password: string };
       assert.equal(user.role, 'Installer');
       const stored = await withStore((store) => store.users.getWithPasswordHashByEmail('acme-water', 'ann@acme.test'));
       assert.equal(await verifyPassword(stored!.passwordHash, user.password), true);
 
-      const chosen = await runThingdesk(['user', 'create', '--org', 'acme-water', '--email', 'bob@acme.test', '--password', 'bobs password', '--json'], env);
+      const chosen = await runThingdesk(
+        ['user', 'create', '--org', 'acme-water', '--email', 'bob@acme.test', '--password', 'bobs password', '--json'],
+        env,
+      );
       assert.equal('password' in JSON.parse(chosen.stdout), false, 'a chosen password is not echoed');
 
-      const bad = await runThingdesk(['user', 'create', '--org', 'acme-water', '--email', 'nope', '--role', 'Boss', '--password', 'x'], env);
+      const bad = await runThingdesk(
+        ['user', 'create', '--org', 'acme-water', '--email', 'nope', '--role', 'Boss', '--password', 'x'],
+        env,
+      );
       assert.equal(bad.code, 1);
       assert.match(bad.stderr, /email: email must be an e-mail address/);
       assert.match(bad.stderr, /role: role must be one of Manager, Installer, Viewer/);
@@ -110,7 +119,7 @@ describe('CLI errors', () => {
     assert.match(result.stderr, /^thingdesk: configuration error: DATABASE_URL: .+\n$/);
   });
 
-  test('an unknown command is refused with commander\'s message', async () => {
+  test("an unknown command is refused with commander's message", async () => {
     const result = await runThingdesk(['frobnicate'], {});
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /unknown command 'frobnicate'/);

@@ -21,7 +21,11 @@ describe('thingdesk serve as a process', () => {
     child.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-    const port = await waitFor(() => /"httpPort":(\d+)/.exec(output)?.[1], 20_000, () => output);
+    const port = await waitFor(
+      () => /"httpPort":(\d+)/.exec(output)?.[1],
+      20_000,
+      () => output,
+    );
     assert.match(output, /manager login +admin@thingdesk\.local \/ \S{20,}/);
     assert.match(output, /API client +client-[0-9a-f]{12} \/ \S{40,}/);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);

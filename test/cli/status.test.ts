@@ -38,40 +38,54 @@ describe('thingdesk status on SQLite', () => {
 
 for (const target of storeTargets.filter((candidate) => candidate.name === 'postgres')) {
   describe(`thingdesk status on ${target.name}`, { skip: target.skip }, () => {
-    test('lists the live instances with their version and leases; a clean stop removes one; a silent one is shown silent', { timeout: 60_000 }, async () => {
-      const databaseUrl = await target.createUrl();
-      const count = 2;
-      const apps: TestApp[] = [];
-      try {
-        for (let i = 0; i < count; i++) apps.push(await startTestApp({ DATABASE_URL: databaseUrl }));
-        const listed = await status(databaseUrl);
-        assert.deepEqual(listed.instances.map((instance) => instance.id).sort(), apps.map((app) => app.app.instanceId).sort());
-        for (const instance of listed.instances) {
-          assert.equal(instance.live, true);
-          assert.equal(instance.version, packageVersion);
-          assert.equal(instance.details.mqtt, 'embedded');
-          assert.ok(instance.startedAt <= Date.now() && instance.startedAt > Date.now() - 60_000);
+    test(
+      'lists the live instances with their version and leases; a clean stop removes one; a silent one is shown silent',
+      { timeout: 60_000 },
+      async () => {
+        const databaseUrl = await target.createUrl();
+        const count = 2;
+        const apps: TestApp[] = [];
+        try {
+          for (let i = 0; i < count; i++) apps.push(await startTestApp({ DATABASE_URL: databaseUrl }));
+          const listed = await status(databaseUrl);
+          assert.deepEqual(listed.instances.map((instance) => instance.id).sort(), apps.map((app) => app.app.instanceId).sort());
+          for (const instance of listed.instances) {
+            assert.equal(instance.live, true);
+            assert.equal(instance.version, packageVersion);
+            assert.equal(instance.details.mqtt, 'embedded');
+            assert.ok(instance.startedAt <= Date.now() && instance.startedAt > Date.now() - 60_000);
+          }
+          // The alert engine's timer runs on exactly one instance, and the status says which.
+          assert.equal(listed.instances.filter((instance) => instance.leases.includes('alert-engine')).length, 1, JSON.stringify(listed));
+
+          const metrics = await (await fetch(apps[0]!.url('/metrics'))).text();
+          assert.ok(metrics.includes(`thingdesk_instance_info{instance_id="${apps[0]!.app.instanceId}"} 1`), 'the instance id on /metrics');
+
+          // A process that died without deregistering: its last heartbeat a minute ago.
+          await apps[0]!.app.store.instances.heartbeat({
+            id: 'crashed-1',
+            version: '0.0.1',
+            host: 'gone',
+            startedAt: Date.now() - 120_000,
+            heartbeatAt: Date.now() - 60_000,
+            details: { mqtt: 'external' },
+          });
+          const withSilent = await status(databaseUrl);
+          assert.deepEqual(withSilent.instances.find((instance) => instance.id === 'crashed-1')?.live, false);
+          const text = await runThingdesk(['status'], { ...testBootstrap, DATABASE_URL: databaseUrl });
+          assert.match(text.stdout, new RegExp(`${count} live of ${count + 1} registered`));
+          assert.match(text.stdout, /crashed-1 {2}SILENT for 6\d s/);
+
+          const stopped = apps.pop()!;
+          await stopped.stop();
+          assert.ok(
+            !(await status(databaseUrl)).instances.some((instance) => instance.id === stopped.app.instanceId),
+            'a clean stop deregisters',
+          );
+        } finally {
+          for (const app of apps) await app.stop();
         }
-        // The alert engine's timer runs on exactly one instance, and the status says which.
-        assert.equal(listed.instances.filter((instance) => instance.leases.includes('alert-engine')).length, 1, JSON.stringify(listed));
-
-        const metrics = await (await fetch(apps[0]!.url('/metrics'))).text();
-        assert.ok(metrics.includes(`thingdesk_instance_info{instance_id="${apps[0]!.app.instanceId}"} 1`), 'the instance id on /metrics');
-
-        // A process that died without deregistering: its last heartbeat a minute ago.
-        await apps[0]!.app.store.instances.heartbeat({ id: 'crashed-1', version: '0.0.1', host: 'gone', startedAt: Date.now() - 120_000, heartbeatAt: Date.now() - 60_000, details: { mqtt: 'external' } });
-        const withSilent = await status(databaseUrl);
-        assert.deepEqual(withSilent.instances.find((instance) => instance.id === 'crashed-1')?.live, false);
-        const text = await runThingdesk(['status'], { ...testBootstrap, DATABASE_URL: databaseUrl });
-        assert.match(text.stdout, new RegExp(`${count} live of ${count + 1} registered`));
-        assert.match(text.stdout, /crashed-1 {2}SILENT for 6\d s/);
-
-        const stopped = apps.pop()!;
-        await stopped.stop();
-        assert.ok(!(await status(databaseUrl)).instances.some((instance) => instance.id === stopped.app.instanceId), 'a clean stop deregisters');
-      } finally {
-        for (const app of apps) await app.stop();
-      }
-    });
+      },
+    );
   });
 }

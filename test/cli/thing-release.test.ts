@@ -18,7 +18,12 @@ describe('a wrong TUID claim released by the operator (issue 12 item 15)', () =>
     server = await startTestApp();
     const deps = { store: server.app.store, clock: server.app.clock };
     await createOrganization(deps, { name: 'Rival', id: 'rival' });
-    await createMqttCredential(deps, { organizationId: 'rival', kind: 'gateway', username: 'rival-gateway', password: 'rival-gateway-password' });
+    await createMqttCredential(deps, {
+      organizationId: 'rival',
+      kind: 'gateway',
+      username: 'rival-gateway',
+      password: 'rival-gateway-password',
+    });
     const client = await createApiClient(deps, { organizationId: 'rival', name: 'rival' });
     acme = new RestClient(server);
     rival = new RestClient(server, { client_id: client.client.clientId, client_secret: client.clientSecret });
@@ -27,7 +32,11 @@ describe('a wrong TUID claim released by the operator (issue 12 item 15)', () =>
 
   async function publishAs(organizationId: string, username: string, password: string, ts: number): Promise<void> {
     const gateway = await connectMqtt(server.mqttUrl, { username, password });
-    await gateway.publishAsync(`thingdesk/${organizationId}/up/GW-${organizationId}`, JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: ts, tsmTuid: 'CLAIMED-1', batl: 80 }]), { qos: 1 });
+    await gateway.publishAsync(
+      `thingdesk/${organizationId}/up/GW-${organizationId}`,
+      JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: ts, tsmTuid: 'CLAIMED-1', batl: 80 }]),
+      { qos: 1 },
+    );
     await gateway.endAsync();
   }
 

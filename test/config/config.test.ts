@@ -107,14 +107,21 @@ describe('configuration', () => {
     test(`${variable}=${JSON.stringify(value)} is refused naming ${variable}`, () => {
       assert.throws(
         () => loadConfig({ [variable]: value }),
-        (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.startsWith(`${variable}: `) && !error.message.includes('\n'),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.variable === variable &&
+          error.message.startsWith(`${variable}: `) &&
+          !error.message.includes('\n'),
       );
     });
   }
 
   test('CORS_ORIGINS: empty is none, a list is read as browsers send Origin, * stands alone', () => {
     assert.deepEqual(loadConfig({}).corsOrigins, []);
-    assert.deepEqual(loadConfig({ CORS_ORIGINS: ' https://Dash.Example.com/ , http://localhost:3000' }).corsOrigins, ['https://dash.example.com', 'http://localhost:3000']);
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: ' https://Dash.Example.com/ , http://localhost:3000' }).corsOrigins, [
+      'https://dash.example.com',
+      'http://localhost:3000',
+    ]);
     assert.deepEqual(loadConfig({ CORS_ORIGINS: 'https://a.example:443' }).corsOrigins, ['https://a.example']);
     assert.equal(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, '*');
   });

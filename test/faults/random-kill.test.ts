@@ -87,7 +87,9 @@ class Gateway {
    * was replaying its store when the connection dropped again) with an error: a gateway sends those again.
    */
   private publish(seq: number): void {
-    const payload = JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: this.tuid(seq), tsmGw: this.name, batl: seq % 100 }]);
+    const payload = JSON.stringify([
+      { tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: this.tuid(seq), tsmGw: this.name, batl: seq % 100 },
+    ]);
     this.client.publish(`thingdesk/acme/up/${this.name}`, payload, { qos: 1 }, (error) => {
       if (!error) this.acknowledged.add(seq);
       else if (!this.closed) {
@@ -135,12 +137,20 @@ class RestWriter {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     // A request the kill interrupts fails (connection reset, refused); the timeout bounds one that hangs.
-    const response = await fetch(`${this.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(5000) });
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(5000),
+    });
     return { status: response.status, body: (await response.json()) as { data?: unknown } };
   }
 
   async signIn(): Promise<void> {
-    const response = await this.call('POST', '/auth/client-token', { client_id: testBootstrap.BOOTSTRAP_CLIENT_ID, client_secret: testBootstrap.BOOTSTRAP_CLIENT_SECRET });
+    const response = await this.call('POST', '/auth/client-token', {
+      client_id: testBootstrap.BOOTSTRAP_CLIENT_ID,
+      client_secret: testBootstrap.BOOTSTRAP_CLIENT_SECRET,
+    });
     assert.equal(response.status, 200);
     this.token = (response.body.data as { token: string }).token;
   }
@@ -153,7 +163,8 @@ class RestWriter {
         try {
           const response = await this.send(write);
           if (response.status === 200) this.answered.push(write);
-          else if (response.status !== 503) throw new Error(`unexpected ${response.status} for ${JSON.stringify(write)}: ${JSON.stringify(response.body)}`);
+          else if (response.status !== 503)
+            throw new Error(`unexpected ${response.status} for ${JSON.stringify(write)}: ${JSON.stringify(response.body)}`);
         } catch (error) {
           if (error instanceof Error && error.message.startsWith('unexpected')) throw error;
           // The platform is down or restarting: a new write (a new id) a moment later.
@@ -181,71 +192,92 @@ class RestWriter {
       case 'installation':
         return this.call('POST', `/things/${write.tuid}/installations`, { installation_status: 'installed' });
       case 'command':
-        return this.call('POST', `/things/${this.commandTuid}/commands`, [{ tsmId: 1500, tsmEv: 30, transactionId: write.transactionId, measurementInterval: 60, reportInterval: 300 }]);
+        return this.call('POST', `/things/${this.commandTuid}/commands`, [
+          { tsmId: 1500, tsmEv: 30, transactionId: write.transactionId, measurementInterval: 60, reportInterval: 300 },
+        ]);
     }
   }
 }
 
 describe('random kills under mixed load (SPEC section 8)', () => {
-  test('every acknowledged uplink and every write answered 200 is present exactly once after kills and restarts', { timeout: 90_000 }, async (t) => {
-    const seed = process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) : Math.floor(Math.random() * 2 ** 32);
-    t.diagnostic(`seed ${seed} (replay with FAULT_SEED=${seed})`);
-    const random = seededRandom(seed);
+  test(
+    'every acknowledged uplink and every write answered 200 is present exactly once after kills and restarts',
+    { timeout: 90_000 },
+    async (t) => {
+      const seed = process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) : Math.floor(Math.random() * 2 ** 32);
+      t.diagnostic(`seed ${seed} (replay with FAULT_SEED=${seed})`);
+      const random = seededRandom(seed);
 
-    const databaseUrl = createSqliteUrl();
-    const env = { DATABASE_URL: databaseUrl, MQTT_PORT: String(await freePort()), PORT: String(await freePort()) };
-    let platform: PlatformProcess | undefined = await startPlatformProcess(env);
-    // Warnings and errors of every platform run, shown when the test fails.
-    const problems: string[] = [];
-    const collectProblems = (run: PlatformProcess) => problems.push(...run.output().split('\n').filter((line) => /"level":(40|50|60)/.test(line)));
-    const publishers: Gateway[] = [];
-    const writer = new RestWriter(`http://127.0.0.1:${env.PORT}/api/v1`, 'RK-CMD');
-    try {
-      await writer.signIn();
-      // The command target exists before the load starts (commands to an unknown thing are 404).
-      assert.equal((await writer.call('POST', `/things/${writer.commandTuid}/installations`, { installation_status: 'installed' })).status, 200);
-      for (let g = 0; g < gateways; g++) publishers.push(await Gateway.connect(`GW${g}`, Number(env.MQTT_PORT)));
-      for (const publisher of publishers) publisher.start();
-      writer.start();
+      const databaseUrl = createSqliteUrl();
+      const env = { DATABASE_URL: databaseUrl, MQTT_PORT: String(await freePort()), PORT: String(await freePort()) };
+      let platform: PlatformProcess | undefined = await startPlatformProcess(env);
+      // Warnings and errors of every platform run, shown when the test fails.
+      const problems: string[] = [];
+      const collectProblems = (run: PlatformProcess) =>
+        problems.push(
+          ...run
+            .output()
+            .split('\n')
+            .filter((line) => /"level":(40|50|60)/.test(line)),
+        );
+      const publishers: Gateway[] = [];
+      const writer = new RestWriter(`http://127.0.0.1:${env.PORT}/api/v1`, 'RK-CMD');
+      try {
+        await writer.signIn();
+        // The command target exists before the load starts (commands to an unknown thing are 404).
+        assert.equal(
+          (await writer.call('POST', `/things/${writer.commandTuid}/installations`, { installation_status: 'installed' })).status,
+          200,
+        );
+        for (let g = 0; g < gateways; g++) publishers.push(await Gateway.connect(`GW${g}`, Number(env.MQTT_PORT)));
+        for (const publisher of publishers) publisher.start();
+        writer.start();
 
-      for (let kill = 1; kill <= kills; kill++) {
-        // A random moment within the next 0.5-2.5 s of load.
-        const delayMs = 500 + Math.floor(random() * 2000);
-        await sleep(delayMs);
-        const inFlight = publishers.reduce((sum, p) => sum + p.sent - p.acknowledged.size, 0);
-        t.diagnostic(`kill ${kill} after ${delayMs} ms: ${inFlight} uplinks in flight, ${writer.answered.length} writes answered 200`);
-        platform.child.kill('SIGKILL');
-        await platform.exited;
-        collectProblems(platform);
-        platform = undefined;
-        platform = await startPlatformProcess(env);
+        for (let kill = 1; kill <= kills; kill++) {
+          // A random moment within the next 0.5-2.5 s of load.
+          const delayMs = 500 + Math.floor(random() * 2000);
+          await sleep(delayMs);
+          const inFlight = publishers.reduce((sum, p) => sum + p.sent - p.acknowledged.size, 0);
+          t.diagnostic(`kill ${kill} after ${delayMs} ms: ${inFlight} uplinks in flight, ${writer.answered.length} writes answered 200`);
+          platform.child.kill('SIGKILL');
+          await platform.exited;
+          collectProblems(platform);
+          platform = undefined;
+          platform = await startPlatformProcess(env);
+        }
+        // Load a moment longer on the last restart, then let the publishers deliver what they hold.
+        await sleep(1000);
+        await writer.stop();
+        for (const publisher of publishers) await publisher.stop();
+        for (const publisher of publishers) {
+          await eventually(
+            () => (publisher.acknowledged.size === publisher.sent ? true : undefined),
+            20_000,
+            `${publisher.name}: all ${publisher.sent} uplinks acknowledged`,
+          );
+        }
+        const totalSent = publishers.reduce((sum, p) => sum + p.sent, 0);
+        const publishErrors = publishers.reduce((sum, p) => sum + p.failures.length, 0);
+        t.diagnostic(
+          `${totalSent} uplinks sent and acknowledged (${publishErrors} publishes failed and were sent again: ${[...new Set(publishers.flatMap((p) => p.failures))].join('; ')}), ${writer.answered.length} of ${writer.attempts} writes answered 200`,
+        );
+        assert.ok(totalSent > 0 && writer.answered.length > 0, 'there was load');
+
+        await assertWritesPresentOnce(writer, seed);
+      } catch (error) {
+        if (platform) collectProblems(platform);
+        t.diagnostic(`platform warnings and errors:\n${problems.slice(0, 30).join('\n')}`);
+        for (const publisher of publishers) t.diagnostic(publisher.describe());
+        throw error;
+      } finally {
+        await writer.stop().catch(() => undefined);
+        for (const publisher of publishers) await publisher.close();
+        platform?.child.kill('SIGTERM');
+        await platform?.exited;
       }
-      // Load a moment longer on the last restart, then let the publishers deliver what they hold.
-      await sleep(1000);
-      await writer.stop();
-      for (const publisher of publishers) await publisher.stop();
-      for (const publisher of publishers) {
-        await eventually(() => (publisher.acknowledged.size === publisher.sent ? true : undefined), 20_000, `${publisher.name}: all ${publisher.sent} uplinks acknowledged`);
-      }
-      const totalSent = publishers.reduce((sum, p) => sum + p.sent, 0);
-      const publishErrors = publishers.reduce((sum, p) => sum + p.failures.length, 0);
-      t.diagnostic(`${totalSent} uplinks sent and acknowledged (${publishErrors} publishes failed and were sent again: ${[...new Set(publishers.flatMap((p) => p.failures))].join('; ')}), ${writer.answered.length} of ${writer.attempts} writes answered 200`);
-      assert.ok(totalSent > 0 && writer.answered.length > 0, 'there was load');
-
-      await assertWritesPresentOnce(writer, seed);
-    } catch (error) {
-      if (platform) collectProblems(platform);
-      t.diagnostic(`platform warnings and errors:\n${problems.slice(0, 30).join('\n')}`);
-      for (const publisher of publishers) t.diagnostic(publisher.describe());
-      throw error;
-    } finally {
-      await writer.stop().catch(() => undefined);
-      for (const publisher of publishers) await publisher.close();
-      platform?.child.kill('SIGTERM');
-      await platform?.exited;
-    }
-    assertUplinksStoredOnce(databaseUrl, publishers, seed);
-  });
+      assertUplinksStoredOnce(databaseUrl, publishers, seed);
+    },
+  );
 });
 
 /** Through the API of the restarted platform: each recorded 200 is there once. */
@@ -279,7 +311,8 @@ async function assertWritesPresentOnce(writer: RestWriter, seed: number): Promis
   for (const tuid of installations) {
     const entries = await writer.call('GET', `/things/${tuid}/installations`);
     const statuses = (entries.body.data as { installation_status: string }[] | undefined)?.map((e) => e.installation_status);
-    if (entries.status !== 200 || JSON.stringify(statuses) !== '["installed","new"]') wrongHistories.push(`${tuid}: ${entries.status} ${JSON.stringify(statuses)}`);
+    if (entries.status !== 200 || JSON.stringify(statuses) !== '["installed","new"]')
+      wrongHistories.push(`${tuid}: ${entries.status} ${JSON.stringify(statuses)}`);
   }
   assert.deepEqual(wrongHistories, [], `every installation answered 200 has its entry once (seed ${seed})`);
 }

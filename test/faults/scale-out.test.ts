@@ -17,7 +17,8 @@ import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const brokerUrl = process.env.TEST_MQTT_URL;
-const skip = postgresSkipReason ?? (brokerUrl ? undefined : 'scale-out tests skipped: TEST_MQTT_URL is not set (e.g. mqtt://127.0.0.1:1883)');
+const skip =
+  postgresSkipReason ?? (brokerUrl ? undefined : 'scale-out tests skipped: TEST_MQTT_URL is not set (e.g. mqtt://127.0.0.1:1883)');
 const slots = 4;
 
 after(cleanupStores);
@@ -26,19 +27,29 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function deployment() {
   const run = randomBytes(4).toString('hex');
-  return { org: `so-${run}`, group: `scale-${run}`, env: (databaseUrl: string, name: string) => ({
-    DATABASE_URL: databaseUrl,
-    MQTT_URL: brokerUrl!,
-    MQTT_SHARED_GROUP: `scale-${run}`,
-    MQTT_CONSUMER_SLOTS: String(slots),
-    MQTT_CLIENT_ID: `${name}-${run}`,
-    BOOTSTRAP_ORG: `so-${run}`,
-  }) };
+  return {
+    org: `so-${run}`,
+    group: `scale-${run}`,
+    env: (databaseUrl: string, name: string) => ({
+      DATABASE_URL: databaseUrl,
+      MQTT_URL: brokerUrl!,
+      MQTT_SHARED_GROUP: `scale-${run}`,
+      MQTT_CONSUMER_SLOTS: String(slots),
+      MQTT_CLIENT_ID: `${name}-${run}`,
+      BOOTSTRAP_ORG: `so-${run}`,
+    }),
+  };
 }
 
 async function forgetSessions(group: string): Promise<void> {
   for (let slot = 0; slot < slots; slot++) {
-    const client = await connectAsync(brokerUrl!, { clientId: `${group}-slot-${slot}`, protocolVersion: 5, clean: true, properties: { sessionExpiryInterval: 0 }, reconnectPeriod: 0 });
+    const client = await connectAsync(brokerUrl!, {
+      clientId: `${group}-slot-${slot}`,
+      protocolVersion: 5,
+      clean: true,
+      properties: { sessionExpiryInterval: 0 },
+      reconnectPeriod: 0,
+    });
     await client.endAsync();
   }
 }
@@ -84,117 +95,148 @@ function startGateway(gateway: MqttClient, org: string, tuidPrefix: string, t0: 
 }
 
 describe('scale-out: PostgreSQL + an external broker, several instances', { skip }, () => {
-  test('uplinks the broker queued while no instance ran are all stored by the next instance, under another client id', { timeout: 60_000 }, async () => {
-    const ids = deployment();
-    const databaseUrl = await createPostgresUrl();
-    let first: TestApp | undefined = await startTestApp(ids.env(databaseUrl, 'first'));
-    let second: TestApp | undefined;
-    const gateway = await connectAsync(brokerUrl!, { protocolVersion: 5, reconnectPeriod: 0 });
-    try {
-      await first.stop();
-      first = undefined;
-      const t0 = 1_790_000_000;
-      const total = 400;
-      await Promise.all(
-        Array.from({ length: total }, (_, seq) =>
-          gateway.publishAsync(`thingdesk/${ids.org}/up/GW-Q`, JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: `${ids.org}-Q${seq % 10}`, batl: 1 }]), { qos: 1 }),
-        ),
-      );
-      second = await startTestApp(ids.env(databaseUrl, 'second'));
-      await eventually(async () => ((await storedSeqs(databaseUrl, `${ids.org}-Q`, t0)).length >= total ? true : undefined), 20_000, `${total} queued uplinks stored`);
-      assert.deepEqual(await storedSeqs(databaseUrl, `${ids.org}-Q`, t0), Array.from({ length: total }, (_, i) => i));
-    } finally {
-      await gateway.endAsync();
-      await first?.stop();
-      await second?.stop();
-      await forgetSessions(ids.group);
-    }
-  });
-
-  test('SIGKILL of one instance and SIGTERM of another while a gateway publishes: every acknowledged uplink is stored exactly once', { timeout: 120_000 }, async () => {
-    const ids = deployment();
-    const databaseUrl = await createPostgresUrl();
-    const processes: PlatformProcess[] = [];
-    const start = async (name: string) => {
-      const started = await startPlatformProcess(ids.env(databaseUrl, name));
-      processes.push(started);
-      return started;
-    };
-    const gatewayClient = await connectAsync(brokerUrl!, { protocolVersion: 5, reconnectPeriod: 0 });
-    try {
-      const a = await start('a');
-      const b = await start('b');
-      const t0 = 1_791_000_000;
-      const tuidPrefix = `${ids.org}-K`;
-      const gateway = startGateway(gatewayClient, ids.org, tuidPrefix, t0, 4);
-      await sleep(2500);
-      a.child.kill('SIGKILL');
-      await a.exited;
-      await sleep(1500);
-      b.child.kill('SIGTERM');
-      assert.equal(await b.exited, 0, b.output());
-      // No instance runs for a moment: the broker keeps what arrives in the slot sessions.
-      await sleep(1000);
-      await start('c');
-      await sleep(1500);
-      await start('a-again');
-      await sleep(2000);
-      await gateway.stop();
-      const acknowledged = [...gateway.acknowledged].sort((x, y) => x - y);
-      assert.ok(acknowledged.length > 1000, `enough traffic (${acknowledged.length})`);
-      // A's slots are taken over once its leases expire (10 s), then their sessions are drained.
-      await eventually(async () => ((await storedSeqs(databaseUrl, tuidPrefix, t0)).length >= acknowledged.length ? true : undefined), 40_000, 'every acknowledged uplink stored');
-      await sleep(500);
-      const stored = await storedSeqs(databaseUrl, tuidPrefix, t0);
-      assert.deepEqual(stored, acknowledged, 'stored exactly the acknowledged uplinks, each once');
-    } finally {
-      await gatewayClient.endAsync();
-      for (const running of processes) {
-        if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGTERM');
-        await running.exited;
+  test(
+    'uplinks the broker queued while no instance ran are all stored by the next instance, under another client id',
+    { timeout: 60_000 },
+    async () => {
+      const ids = deployment();
+      const databaseUrl = await createPostgresUrl();
+      let first: TestApp | undefined = await startTestApp(ids.env(databaseUrl, 'first'));
+      let second: TestApp | undefined;
+      const gateway = await connectAsync(brokerUrl!, { protocolVersion: 5, reconnectPeriod: 0 });
+      try {
+        await first.stop();
+        first = undefined;
+        const t0 = 1_790_000_000;
+        const total = 400;
+        await Promise.all(
+          Array.from({ length: total }, (_, seq) =>
+            gateway.publishAsync(
+              `thingdesk/${ids.org}/up/GW-Q`,
+              JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: `${ids.org}-Q${seq % 10}`, batl: 1 }]),
+              { qos: 1 },
+            ),
+          ),
+        );
+        second = await startTestApp(ids.env(databaseUrl, 'second'));
+        await eventually(
+          async () => ((await storedSeqs(databaseUrl, `${ids.org}-Q`, t0)).length >= total ? true : undefined),
+          20_000,
+          `${total} queued uplinks stored`,
+        );
+        assert.deepEqual(
+          await storedSeqs(databaseUrl, `${ids.org}-Q`, t0),
+          Array.from({ length: total }, (_, i) => i),
+        );
+      } finally {
+        await gateway.endAsync();
+        await first?.stop();
+        await second?.stop();
+        await forgetSessions(ids.group);
       }
-      await forgetSessions(ids.group);
-    }
-  });
+    },
+  );
+
+  test(
+    'SIGKILL of one instance and SIGTERM of another while a gateway publishes: every acknowledged uplink is stored exactly once',
+    { timeout: 120_000 },
+    async () => {
+      const ids = deployment();
+      const databaseUrl = await createPostgresUrl();
+      const processes: PlatformProcess[] = [];
+      const start = async (name: string) => {
+        const started = await startPlatformProcess(ids.env(databaseUrl, name));
+        processes.push(started);
+        return started;
+      };
+      const gatewayClient = await connectAsync(brokerUrl!, { protocolVersion: 5, reconnectPeriod: 0 });
+      try {
+        const a = await start('a');
+        const b = await start('b');
+        const t0 = 1_791_000_000;
+        const tuidPrefix = `${ids.org}-K`;
+        const gateway = startGateway(gatewayClient, ids.org, tuidPrefix, t0, 4);
+        await sleep(2500);
+        a.child.kill('SIGKILL');
+        await a.exited;
+        await sleep(1500);
+        b.child.kill('SIGTERM');
+        assert.equal(await b.exited, 0, b.output());
+        // No instance runs for a moment: the broker keeps what arrives in the slot sessions.
+        await sleep(1000);
+        await start('c');
+        await sleep(1500);
+        await start('a-again');
+        await sleep(2000);
+        await gateway.stop();
+        const acknowledged = [...gateway.acknowledged].sort((x, y) => x - y);
+        assert.ok(acknowledged.length > 1000, `enough traffic (${acknowledged.length})`);
+        // A's slots are taken over once its leases expire (10 s), then their sessions are drained.
+        await eventually(
+          async () => ((await storedSeqs(databaseUrl, tuidPrefix, t0)).length >= acknowledged.length ? true : undefined),
+          40_000,
+          'every acknowledged uplink stored',
+        );
+        await sleep(500);
+        const stored = await storedSeqs(databaseUrl, tuidPrefix, t0);
+        assert.deepEqual(stored, acknowledged, 'stored exactly the acknowledged uplinks, each once');
+      } finally {
+        await gatewayClient.endAsync();
+        for (const running of processes) {
+          if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGTERM');
+          await running.exited;
+        }
+        await forgetSessions(ids.group);
+      }
+    },
+  );
 });
 
 describe('scale-out: a store outage under load through the broker', { skip: postgresSkipReason ?? ownMosquittoSkipReason }, () => {
-  test('10 s without the store at about 1,000 msg/s: every uplink the broker acknowledged is stored once the store is back', { timeout: 120_000 }, async () => {
-    // A broker set as docs/mqtt.md asks: no cap on what a session queues while nobody can commit.
-    const broker = await OwnMosquitto.start(['max_queued_messages 0', 'max_inflight_messages 0']);
-    const run = randomBytes(4).toString('hex');
-    const databaseUrl = await createPostgresUrl();
-    const proxy = await TcpProxy.forUrl(databaseUrl, 5432);
-    let server: TestApp | undefined;
-    const gatewayClient = await connectAsync(broker.url, { protocolVersion: 5, reconnectPeriod: 0 });
-    try {
-      server = await startTestApp({
-        DATABASE_URL: proxy.proxiedUrl(databaseUrl),
-        MQTT_URL: broker.url,
-        MQTT_SHARED_GROUP: `outage-${run}`,
-        MQTT_CONSUMER_SLOTS: String(slots),
-        BOOTSTRAP_ORG: `so-${run}`,
-        STORE_TIMEOUT_MS: '2000',
-      });
-      const org = `so-${run}`;
-      const t0 = 1_792_000_000;
-      const tuidPrefix = `${org}-O`;
-      const gateway = startGateway(gatewayClient, org, tuidPrefix, t0, 1);
-      await sleep(2000);
-      await proxy.cut();
-      await sleep(10_000);
-      await proxy.restore();
-      await sleep(2000);
-      await gateway.stop();
-      const acknowledged = [...gateway.acknowledged].sort((x, y) => x - y);
-      assert.ok(acknowledged.length > 5000, `enough traffic (${acknowledged.length})`);
-      await eventually(async () => ((await storedSeqs(databaseUrl, tuidPrefix, t0)).length >= acknowledged.length ? true : undefined), 60_000, 'every acknowledged uplink stored');
-      assert.deepEqual(await storedSeqs(databaseUrl, tuidPrefix, t0), acknowledged);
-    } finally {
-      await gatewayClient.endAsync();
-      await server?.stop();
-      await proxy.close();
-      await broker.stop();
-    }
-  });
+  test(
+    '10 s without the store at about 1,000 msg/s: every uplink the broker acknowledged is stored once the store is back',
+    { timeout: 120_000 },
+    async () => {
+      // A broker set as docs/mqtt.md asks: no cap on what a session queues while nobody can commit.
+      const broker = await OwnMosquitto.start(['max_queued_messages 0', 'max_inflight_messages 0']);
+      const run = randomBytes(4).toString('hex');
+      const databaseUrl = await createPostgresUrl();
+      const proxy = await TcpProxy.forUrl(databaseUrl, 5432);
+      let server: TestApp | undefined;
+      const gatewayClient = await connectAsync(broker.url, { protocolVersion: 5, reconnectPeriod: 0 });
+      try {
+        server = await startTestApp({
+          DATABASE_URL: proxy.proxiedUrl(databaseUrl),
+          MQTT_URL: broker.url,
+          MQTT_SHARED_GROUP: `outage-${run}`,
+          MQTT_CONSUMER_SLOTS: String(slots),
+          BOOTSTRAP_ORG: `so-${run}`,
+          STORE_TIMEOUT_MS: '2000',
+        });
+        const org = `so-${run}`;
+        const t0 = 1_792_000_000;
+        const tuidPrefix = `${org}-O`;
+        const gateway = startGateway(gatewayClient, org, tuidPrefix, t0, 1);
+        await sleep(2000);
+        await proxy.cut();
+        await sleep(10_000);
+        await proxy.restore();
+        await sleep(2000);
+        await gateway.stop();
+        const acknowledged = [...gateway.acknowledged].sort((x, y) => x - y);
+        assert.ok(acknowledged.length > 5000, `enough traffic (${acknowledged.length})`);
+        await eventually(
+          async () => ((await storedSeqs(databaseUrl, tuidPrefix, t0)).length >= acknowledged.length ? true : undefined),
+          60_000,
+          'every acknowledged uplink stored',
+        );
+        assert.deepEqual(await storedSeqs(databaseUrl, tuidPrefix, t0), acknowledged);
+      } finally {
+        await gatewayClient.endAsync();
+        await server?.stop();
+        await proxy.close();
+        await broker.stop();
+      }
+    },
+  );
 });

@@ -9,7 +9,14 @@ const coded = (message: string, code: string) => Object.assign(new Error(message
 const cases: [string, unknown, boolean][] = [
   ['connection refused', coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'), true],
   ['connection reset', coded('read ECONNRESET', 'ECONNRESET'), true],
-  ['happy-eyeballs connect of every address refused', new AggregateError([coded('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED'), coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')]), true],
+  [
+    'happy-eyeballs connect of every address refused',
+    new AggregateError([
+      coded('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED'),
+      coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+    ]),
+    true,
+  ],
   ['server shutting down (admin_shutdown)', coded('terminating connection due to administrator command', '57P01'), true],
   ['server crashed (crash_shutdown)', coded('terminating connection because of crash of another server process', '57P02'), true],
   ['server starting up (cannot_connect_now)', coded('the database system is starting up', '57P03'), true],

@@ -33,7 +33,7 @@ export const injectionStrings: readonly string[] = [
   "' OR 1=1--",
   "' OR '1'='1",
   '"; DROP TABLE things;--',
-  "1; DELETE FROM groups; --",
+  '1; DELETE FROM groups; --',
   "x' UNION SELECT * FROM users --",
   '../../etc/passwd',
   '..\\..\\windows\\win.ini',
@@ -173,7 +173,23 @@ export function poolOrNasty(pool: readonly string[]): fc.Arbitrary<string> {
 
 /** Numbers that are not what a field wants: huge, negative, fractional, unsafe. (NaN and Infinity become null in JSON.) */
 export const nastyNumber: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1.5, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 2 ** 53 + 2, Number.MAX_SAFE_INTEGER, Number.MAX_VALUE, Number.MIN_VALUE, -Number.MAX_VALUE, 1e21, NaN, Infinity),
+  fc.constantFrom(
+    0,
+    -0,
+    -1,
+    1.5,
+    2 ** 31,
+    2 ** 31 - 1,
+    -(2 ** 31) - 1,
+    2 ** 53 + 2,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    -Number.MAX_VALUE,
+    1e21,
+    NaN,
+    Infinity,
+  ),
   fc.integer(),
   fc.double(),
 );
@@ -299,7 +315,26 @@ export function isHeaderSafe(text: string): boolean {
 export const pathSegment = (value: fc.Arbitrary<string>): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 8, arbitrary: value.map(encodeSegment) },
-    { weight: 2, arbitrary: fc.constantFrom('%', '%zz', '%C0%AF', '%00', '%2F', '%2e%2e', '..', '.', '%FF%FE', 'a%2Fb', 'a;b=c', '%25', 'a%20b', '%E2%80%AE', '%ED%A0%80') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '%',
+        '%zz',
+        '%C0%AF',
+        '%00',
+        '%2F',
+        '%2e%2e',
+        '..',
+        '.',
+        '%FF%FE',
+        'a%2Fb',
+        'a;b=c',
+        '%25',
+        'a%20b',
+        '%E2%80%AE',
+        '%ED%A0%80',
+      ),
+    },
   );
 
 /** Percent-encodes every byte of the UTF-8 text but the unreserved characters (encodeURIComponent throws on lone surrogates). */
@@ -314,7 +349,12 @@ export function encodeSegment(text: string): string {
 
 /** A query string from named generators (each parameter present or not), plus random extra or repeated ones. */
 export function queryString(params: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<string> {
-  const named = Object.entries(params).map(([name, arbitrary]) => fc.option(arbitrary.map((value) => `${name}=${encodeSegment(value)}`), { nil: undefined }));
+  const named = Object.entries(params).map(([name, arbitrary]) =>
+    fc.option(
+      arbitrary.map((value) => `${name}=${encodeSegment(value)}`),
+      { nil: undefined },
+    ),
+  );
   const extra = fc.array(
     fc.oneof(
       fc.tuple(nastyString, nastyString).map(([name, value]) => `${encodeSegment(name)}=${encodeSegment(value)}`),
@@ -335,16 +375,18 @@ export function mutatedBody(valid: fc.Arbitrary<Record<string, unknown>>): fc.Ar
     { weight: 2, arbitrary: valid },
     {
       weight: 4,
-      arbitrary: fc.tuple(valid, fc.nat(), anyJsonValue, fc.constantFrom('replace', 'remove', 'add', 'nest')).map(([body, index, value, how]) => {
-        const keys = Object.keys(body);
-        const key = keys.length > 0 ? keys[index % keys.length]! : 'x';
-        const copy: Record<string, unknown> = { ...body };
-        if (how === 'replace') copy[key] = value;
-        else if (how === 'remove') delete copy[key];
-        else if (how === 'add') copy[`extra_${index % 3}`] = value;
-        else copy[key] = deepValue(50, copy[key]);
-        return copy;
-      }),
+      arbitrary: fc
+        .tuple(valid, fc.nat(), anyJsonValue, fc.constantFrom('replace', 'remove', 'add', 'nest'))
+        .map(([body, index, value, how]) => {
+          const keys = Object.keys(body);
+          const key = keys.length > 0 ? keys[index % keys.length]! : 'x';
+          const copy: Record<string, unknown> = { ...body };
+          if (how === 'replace') copy[key] = value;
+          else if (how === 'remove') delete copy[key];
+          else if (how === 'add') copy[`extra_${index % 3}`] = value;
+          else copy[key] = deepValue(50, copy[key]);
+          return copy;
+        }),
     },
     { weight: 1, arbitrary: valid.map((body) => [body]) },
     { weight: 2, arbitrary: anyJsonValue },

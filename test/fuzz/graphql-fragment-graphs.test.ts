@@ -29,7 +29,9 @@ const fragmentGraph: fc.Arbitrary<FragmentGraph> = fc
       spreads: fc.tuple(
         ...Array.from({ length: depth }, (_, i) =>
           // Each fragment spreads the next one (so all are used) and up to width - 1 later ones at random.
-          i === depth - 1 ? fc.constant<number[]>([]) : fc.array(fc.integer({ min: i + 1, max: depth - 1 }), { maxLength: width - 1 }).map((more) => [i + 1, ...more]),
+          i === depth - 1
+            ? fc.constant<number[]>([])
+            : fc.array(fc.integer({ min: i + 1, max: depth - 1 }), { maxLength: width - 1 }).map((more) => [i + 1, ...more]),
         ),
       ),
       fields: fc.tuple(...Array.from({ length: depth }, () => fc.integer({ min: 0, max: 2 }))),
@@ -49,7 +51,8 @@ function documentOf(graph: FragmentGraph): string {
 /** The cost by expanding every spread, given up (undefined) once it has walked `budget` selections. */
 function naiveCost(document: DocumentNode, budget: number): SelectionCost | undefined {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   let walked = 0;
   const walk = (set: SelectionSetNode): SelectionCost => {
     // The graphs select no introspection: those parts of the cost stay zero.
@@ -124,9 +127,17 @@ describe('GraphQL fragment graphs (width x depth)', () => {
           assert.ok(elapsed < 2000, `${elapsed.toFixed(0)} ms for ${text.length} bytes`);
           const errors = response.body.errors ?? [];
           for (const error of errors) assert.equal(error.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(error));
-          const withinLimits = expected !== undefined && expected.depth <= queryLimits.maxDepth && expected.fields <= queryLimits.maxFields && expected.roots <= queryLimits.maxRootFields;
+          const withinLimits =
+            expected !== undefined &&
+            expected.depth <= queryLimits.maxDepth &&
+            expected.fields <= queryLimits.maxFields &&
+            expected.roots <= queryLimits.maxRootFields;
           if (withinLimits) assert.deepEqual(response.body.data, { __typename: 'Query' }, JSON.stringify(response.body));
-          else assert.ok(errors.some((error) => /selects|nested|top-level fields/.test(error.message)), JSON.stringify(response.body).slice(0, 500));
+          else
+            assert.ok(
+              errors.some((error) => /selects|nested|top-level fields/.test(error.message)),
+              JSON.stringify(response.body).slice(0, 500),
+            );
         }),
         60,
       );
@@ -134,12 +145,20 @@ describe('GraphQL fragment graphs (width x depth)', () => {
 
     test('the 25-level doubling bomb of the report is refused at once, to a stranger, naming the fragment', async () => {
       const levels = 25;
-      const fragments = Array.from({ length: levels }, (_, i) => (i === levels - 1 ? `fragment F${i} on Query { __typename }` : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`));
+      const fragments = Array.from({ length: levels }, (_, i) =>
+        i === levels - 1 ? `fragment F${i} on Query { __typename }` : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`,
+      );
       const text = `{ ...F0 } ${fragments.join(' ')}`;
       const response = await signedIn.request(text, undefined, { token: null });
       const messages = (response.body.errors ?? []).map((error) => error.message);
-      assert.ok(messages.includes(`The operation selects more than 1000000 fields; at most ${queryLimits.maxFields} are allowed.`), messages.join('\n'));
-      assert.ok(messages.includes(`The fragment F0 selects more than 1000000 fields; at most ${queryLimits.maxFields} are allowed.`), messages.join('\n'));
+      assert.ok(
+        messages.includes(`The operation selects more than 1000000 fields; at most ${queryLimits.maxFields} are allowed.`),
+        messages.join('\n'),
+      );
+      assert.ok(
+        messages.includes(`The fragment F0 selects more than 1000000 fields; at most ${queryLimits.maxFields} are allowed.`),
+        messages.join('\n'),
+      );
       assert.equal(response.body.data, undefined);
     });
   });

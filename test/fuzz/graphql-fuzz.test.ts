@@ -15,7 +15,15 @@ import { StoreSnapshotter, settledSnapshot } from '../helpers/store-snapshot.js'
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { closeMqttClients, publishUplinks } from '../helpers/uplinks.js';
 import { assertProperty } from './arbitraries.js';
-import { bodyRequests, getRequests, junkRequests, operationRequests, seededGroup, type Audience, type GraphqlFuzzRequest } from './graphql-operations.js';
+import {
+  bodyRequests,
+  getRequests,
+  junkRequests,
+  operationRequests,
+  seededGroup,
+  type Audience,
+  type GraphqlFuzzRequest,
+} from './graphql-operations.js';
 import { assertNoInternals, assertStoreUnchanged, parseJson, type HttpResult } from './invariants.js';
 
 after(cleanupStores);
@@ -38,7 +46,10 @@ interface GraphqlBody {
  */
 function assertGraphqlResponse(result: HttpResult, context: string): GraphqlBody | undefined {
   assert.ok(result.status < 500, `status ${result.status}: ${result.text.slice(0, 500)}: ${context}`);
-  assert.ok([200, 400, 405, 406, 413, 415].includes(result.status), `unexpected status ${result.status}: ${result.text.slice(0, 300)}: ${context}`);
+  assert.ok(
+    [200, 400, 405, 406, 413, 415].includes(result.status),
+    `unexpected status ${result.status}: ${result.text.slice(0, 300)}: ${context}`,
+  );
   if (result.status === 406) {
     assert.equal(result.text, '', context);
     return undefined;
@@ -48,14 +59,18 @@ function assertGraphqlResponse(result: HttpResult, context: string): GraphqlBody
   assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), `body is not a JSON object: ${context}`);
   assert.ok('data' in body || 'errors' in body, `neither data nor errors: ${result.text.slice(0, 300)}: ${context}`);
   for (const key of Object.keys(body)) assert.ok(['data', 'errors', 'extensions'].includes(key), `unexpected key ${key}: ${context}`);
-  if (result.status !== 200) assert.ok(Array.isArray(body.errors) && body.errors.length > 0, `status ${result.status} without errors: ${context}`);
+  if (result.status !== 200)
+    assert.ok(Array.isArray(body.errors) && body.errors.length > 0, `status ${result.status} without errors: ${context}`);
   if (body.errors !== undefined) {
     assert.ok(Array.isArray(body.errors) && body.errors.length > 0, context);
     for (const error of body.errors) {
       assert.equal(typeof error.message, 'string', `error without a message: ${JSON.stringify(error)}: ${context}`);
       const code = error.extensions?.code;
       assert.notEqual(code, 'INTERNAL_SERVER_ERROR', `INTERNAL_SERVER_ERROR for generated input: ${JSON.stringify(error)}: ${context}`);
-      assert.ok(typeof code === 'string' && inputErrorCodes.has(code), `error code ${String(code)}: ${JSON.stringify(error).slice(0, 300)}: ${context}`);
+      assert.ok(
+        typeof code === 'string' && inputErrorCodes.has(code),
+        `error code ${String(code)}: ${JSON.stringify(error).slice(0, 300)}: ${context}`,
+      );
       assertNoInternals(error.message as string, context);
     }
   }
@@ -71,7 +86,9 @@ function mayHaveWritten(request: GraphqlFuzzRequest, body: GraphqlBody | undefin
   if (!operation || operation.kind !== 'mutation' || !body) return false;
   const errors = body.errors ?? [];
   if (errors.length > 0 && errors.every((error) => !Array.isArray(error.path)) && !body.data) return false;
-  const refused = new Set(errors.filter((error) => Array.isArray(error.path) && error.path.length === 1).map((error) => String(error.path![0])));
+  const refused = new Set(
+    errors.filter((error) => Array.isArray(error.path) && error.path.length === 1).map((error) => String(error.path![0])),
+  );
   return operation.rootKeys.some((key) => !refused.has(key));
 }
 
@@ -89,7 +106,11 @@ describe('GraphQL fuzzing (issue 8)', () => {
   }
 
   before(async () => {
-    server = await startTestApp({ RATE_LIMIT_PER_TOKEN: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000', ALERT_INTERVAL_S: String(31 * 24 * 3600) });
+    server = await startTestApp({
+      RATE_LIMIT_PER_TOKEN: '10000000',
+      RATE_LIMIT_PER_ADDRESS: '10000000',
+      ALERT_INTERVAL_S: String(31 * 24 * 3600),
+    });
     await publishUplinks(server, [
       { tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'GQ-1', batl: 55 },
       { tsmId: 1100, tsmEv: 10, tsmTs: t0, tsmTuid: 'GQ-2', swVersion: '2.0.0' },
@@ -101,8 +122,14 @@ describe('GraphQL fuzzing (issue 8)', () => {
     await signIn('Viewer', 'viewer@acme.test', 'viewer-password');
     await signIn('Installer', 'installer@acme.test', 'installer-password');
     const manager = sessions.Manager!.client;
-    assert.deepEqual((await manager.request(`mutation { createGroup(groupId: "${seededGroup}", description: "seeded") { groupId } }`)).body.errors, undefined);
-    assert.deepEqual((await manager.request(`mutation { assignThingToGroup(tuid: "GQ-2", groupId: "${seededGroup}") { groupId } }`)).body.errors, undefined);
+    assert.deepEqual(
+      (await manager.request(`mutation { createGroup(groupId: "${seededGroup}", description: "seeded") { groupId } }`)).body.errors,
+      undefined,
+    );
+    assert.deepEqual(
+      (await manager.request(`mutation { assignThingToGroup(tuid: "GQ-2", groupId: "${seededGroup}") { groupId } }`)).body.errors,
+      undefined,
+    );
     restToken = await new RestClient(server).accessToken();
     snapshots = new StoreSnapshotter(server.config.databaseUrl);
     await settledSnapshot(snapshots);
@@ -141,7 +168,8 @@ describe('GraphQL fuzzing (issue 8)', () => {
     const response = await fetch(url, { method: request.method, headers, body: request.method === 'GET' ? undefined : request.body });
     const result = { status: response.status, headers: response.headers, text: await response.text() };
     const body = assertGraphqlResponse(result, context);
-    if (!mayHaveWritten(request, body)) assertStoreUnchanged(before, snapshots.take(), `${result.status} ${result.text.slice(0, 300)}: ${context}`);
+    if (!mayHaveWritten(request, body))
+      assertStoreUnchanged(before, snapshots.take(), `${result.status} ${result.text.slice(0, 300)}: ${context}`);
   }
 
   const families: [string, fc.Arbitrary<GraphqlFuzzRequest>][] = [

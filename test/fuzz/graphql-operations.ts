@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { installationStatuses } from '../../src/domain/things/thing-types.js';
-import { anyJsonValue, contentType, deepJsonText, injectionStrings, nastyNumber, nastyString, nonJsonText, numberTexts, poolOrNasty } from './arbitraries.js';
+import {
+  anyJsonValue,
+  contentType,
+  deepJsonText,
+  injectionStrings,
+  nastyNumber,
+  nastyString,
+  nonJsonText,
+  numberTexts,
+  poolOrNasty,
+} from './arbitraries.js';
 
 /** Things and groups the GraphQL fuzz file seeds. */
 export const seededTuids = ['GQ-1', 'GQ-2'] as const;
@@ -13,7 +23,16 @@ const objectTypes: Record<string, Record<string, string | null>> = {
   User: { id: null, email: null, role: null, organizationId: null },
   Organization: { id: null, name: null },
   Location: { lat: null, lon: null },
-  Thing: { tuid: null, batteryLevel: null, timestamp: null, location: 'Location', gatewayTuid: null, version: null, installationStatus: null, groupId: null },
+  Thing: {
+    tuid: null,
+    batteryLevel: null,
+    timestamp: null,
+    location: 'Location',
+    gatewayTuid: null,
+    version: null,
+    installationStatus: null,
+    groupId: null,
+  },
   ThingEdge: { cursor: null, node: 'Thing' },
   PageInfo: { hasNextPage: null, endCursor: null },
   ThingConnection: { edges: 'ThingEdge', nodes: 'Thing', pageInfo: 'PageInfo' },
@@ -33,7 +52,19 @@ const objectTypes: Record<string, Record<string, string | null>> = {
   RefreshTokenResult: { accessToken: null, expiresIn: null, refreshExpiresIn: null, refreshToken: null },
 };
 
-type ArgType = 'ID!' | 'ID' | 'String' | 'String!' | 'Int' | 'Int!' | '[Int!]' | '[JSON!]!' | 'Role!' | 'MqttCredentialKind!' | 'LoginInput!' | 'RefreshTokenInput!';
+type ArgType =
+  | 'ID!'
+  | 'ID'
+  | 'String'
+  | 'String!'
+  | 'Int'
+  | 'Int!'
+  | '[Int!]'
+  | '[JSON!]!'
+  | 'Role!'
+  | 'MqttCredentialKind!'
+  | 'LoginInput!'
+  | 'RefreshTokenInput!';
 
 interface Operation {
   kind: 'query' | 'mutation';
@@ -50,8 +81,20 @@ const operations: readonly Operation[] = [
   { kind: 'query', name: 'me', args: {}, returns: 'User' },
   { kind: 'query', name: 'organization', args: {}, returns: 'Organization' },
   { kind: 'query', name: 'thing', args: { tuid: 'ID!' }, returns: 'Thing', weight: 3 },
-  { kind: 'query', name: 'things', args: { first: 'Int', after: 'String', groupId: 'String', installationStatus: 'String', q: 'String' }, returns: 'ThingConnection', weight: 3 },
-  { kind: 'query', name: 'messages', args: { tuid: 'ID!', messageIds: '[Int!]', eventIds: '[Int!]', from: 'Int', to: 'Int', limit: 'Int!' }, returns: null, weight: 3 },
+  {
+    kind: 'query',
+    name: 'things',
+    args: { first: 'Int', after: 'String', groupId: 'String', installationStatus: 'String', q: 'String' },
+    returns: 'ThingConnection',
+    weight: 3,
+  },
+  {
+    kind: 'query',
+    name: 'messages',
+    args: { tuid: 'ID!', messageIds: '[Int!]', eventIds: '[Int!]', from: 'Int', to: 'Int', limit: 'Int!' },
+    returns: null,
+    weight: 3,
+  },
   { kind: 'query', name: 'alerts', args: { tuid: 'ID!', from: 'Int', to: 'Int' }, returns: 'AlertRecord', weight: 2 },
   { kind: 'query', name: 'alertingThings', args: {}, returns: null },
   { kind: 'query', name: 'alertCount', args: {}, returns: null },
@@ -76,7 +119,12 @@ const operations: readonly Operation[] = [
   { kind: 'mutation', name: 'deleteUser', args: { userId: 'ID!' }, returns: null },
   { kind: 'mutation', name: 'createApiClient', args: { name: 'String!' }, returns: 'ApiClientCredentials' },
   { kind: 'mutation', name: 'revokeApiClient', args: { clientId: 'String!' }, returns: null },
-  { kind: 'mutation', name: 'createMqttCredential', args: { kind: 'MqttCredentialKind!', username: 'String' }, returns: 'MqttCredentialSecret' },
+  {
+    kind: 'mutation',
+    name: 'createMqttCredential',
+    args: { kind: 'MqttCredentialKind!', username: 'String' },
+    returns: 'MqttCredentialSecret',
+  },
   { kind: 'mutation', name: 'revokeMqttCredential', args: { username: 'String!' }, returns: null },
 ];
 
@@ -97,7 +145,13 @@ function valueFor(name: string, type: ArgType): fc.Arbitrary<unknown> {
       return fc.oneof(
         fc.array(
           fc.oneof(
-            fc.record({ tsmId: fc.constantFrom(1500, 1501, 12200, 13200), tsmEv: fc.constant(30), transactionId: fc.nat(), measurementInterval: fc.constant(60), reportInterval: fc.constant(300) }),
+            fc.record({
+              tsmId: fc.constantFrom(1500, 1501, 12200, 13200),
+              tsmEv: fc.constant(30),
+              transactionId: fc.nat(),
+              measurementInterval: fc.constant(60),
+              reportInterval: fc.constant(300),
+            }),
             fc.dictionary(nastyString, anyJsonValue, { maxKeys: 4 }),
             anyJsonValue,
           ),
@@ -111,11 +165,24 @@ function valueFor(name: string, type: ArgType): fc.Arbitrary<unknown> {
       return fc.oneof(fc.constantFrom('GATEWAY', 'INTEGRATION', 'gateway', 'OTHER'), nastyString);
     case 'LoginInput':
       return fc.oneof(
-        fc.record({ email: fc.oneof(fc.constant('nobody@acme.test'), fc.emailAddress(), nastyString), organizationName: poolOrNasty(['Acme', 'acme']), password: nastyString }, { requiredKeys: [] }),
+        fc.record(
+          {
+            email: fc.oneof(fc.constant('nobody@acme.test'), fc.emailAddress(), nastyString),
+            organizationName: poolOrNasty(['Acme', 'acme']),
+            password: nastyString,
+          },
+          { requiredKeys: [] },
+        ),
         anyJsonValue,
       );
     case 'RefreshTokenInput':
-      return fc.oneof(fc.record({ organizationId: poolOrNasty(['acme']), refreshToken: fc.oneof(nastyString, fc.constant('eyJhbGciOiJFZERTQSJ9.e30.AAAA')) }, { requiredKeys: [] }), anyJsonValue);
+      return fc.oneof(
+        fc.record(
+          { organizationId: poolOrNasty(['acme']), refreshToken: fc.oneof(nastyString, fc.constant('eyJhbGciOiJFZERTQSJ9.e30.AAAA')) },
+          { requiredKeys: [] },
+        ),
+        anyJsonValue,
+      );
     default:
       return nastyString;
   }
@@ -128,18 +195,42 @@ function literalOf(value: unknown): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map(literalOf).join(', ')}]`;
-  const fields = Object.entries(value as Record<string, unknown>).map(([key, field]) => `${/^[_A-Za-z][_0-9A-Za-z]*$/.test(key) ? key : `k${key.length}`}: ${literalOf(field)}`);
+  const fields = Object.entries(value as Record<string, unknown>).map(
+    ([key, field]) => `${/^[_A-Za-z][_0-9A-Za-z]*$/.test(key) ? key : `k${key.length}`}: ${literalOf(field)}`,
+  );
   return `{${fields.join(', ')}}`;
 }
 
 /** Literal text that is the wrong kind for nearly any argument, or not a value at all. */
-const wrongLiteral = fc.constantFrom('null', 'true', '1.5', '[]', '{}', '"x"', 'ENUMVAL', '$undefinedVar', '99999999999999999999', '-1', '[[[1]]]', '{a: {b: {c: [1, "2", null]}}}', '"""block\nstring"""', '"\\ud800"', '"\\u0000"');
+const wrongLiteral = fc.constantFrom(
+  'null',
+  'true',
+  '1.5',
+  '[]',
+  '{}',
+  '"x"',
+  'ENUMVAL',
+  '$undefinedVar',
+  '99999999999999999999',
+  '-1',
+  '[[[1]]]',
+  '{a: {b: {c: [1, "2", null]}}}',
+  '"""block\nstring"""',
+  '"\\ud800"',
+  '"\\u0000"',
+);
 
-const enumValue = (type: ArgType) => (type.startsWith('Role') ? fc.constantFrom('MANAGER', 'VIEWER', 'ADMIN') : fc.constantFrom('GATEWAY', 'INTEGRATION', 'OTHER'));
+const enumValue = (type: ArgType) =>
+  type.startsWith('Role') ? fc.constantFrom('MANAGER', 'VIEWER', 'ADMIN') : fc.constantFrom('GATEWAY', 'INTEGRATION', 'OTHER');
 
 /** A literal for an argument: usually of the right kind (with nasty contents), sometimes anything. */
 function literalFor(name: string, type: ArgType): fc.Arbitrary<string> {
-  const right = type.startsWith('Role') || type.startsWith('MqttCredentialKind') ? enumValue(type) : type.startsWith('Int') ? fc.oneof(fc.constantFrom(...numberTexts), valueFor(name, type).map(literalOf)) : valueFor(name, type).map(literalOf);
+  const right =
+    type.startsWith('Role') || type.startsWith('MqttCredentialKind')
+      ? enumValue(type)
+      : type.startsWith('Int')
+        ? fc.oneof(fc.constantFrom(...numberTexts), valueFor(name, type).map(literalOf))
+        : valueFor(name, type).map(literalOf);
   return fc.oneof({ weight: 5, arbitrary: right }, { weight: 1, arbitrary: wrongLiteral });
 }
 
@@ -157,7 +248,20 @@ function selectionFor(type: string | null, depth: number): fc.Arbitrary<string> 
         return selectionFor(child, depth + 1).map((inner) => `${name}${inner}`);
       }),
     },
-    { weight: 1, arbitrary: fc.constantFrom('__typename', 'nope', 'a1: __typename', `... on ${type} { __typename }`, '... on Nope { x }', `${names[0]} { x }`, `${names[0]}(junk: 1)`, `${names[0]} @skip(if: true)`, `${names[0]} @include(if: $nope)`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '__typename',
+        'nope',
+        'a1: __typename',
+        `... on ${type} { __typename }`,
+        '... on Nope { x }',
+        `${names[0]} { x }`,
+        `${names[0]}(junk: 1)`,
+        `${names[0]} @skip(if: true)`,
+        `${names[0]} @include(if: $nope)`,
+      ),
+    },
   );
   return fc.array(one, { minLength: 1, maxLength: 4 }).map((parts) => ` { ${parts.join(' ')} }`);
 }
@@ -176,9 +280,15 @@ const operationArb = fc.oneof(...operations.map((operation) => ({ weight: operat
 /** One root field with literal arguments. */
 function literalField(operation: Operation, alias: string | undefined): fc.Arbitrary<string> {
   const args = Object.entries(operation.args).map(([name, type]) =>
-    fc.oneof({ weight: 5, arbitrary: literalFor(name, type).map((literal) => `${name}: ${literal}`) }, { weight: 1, arbitrary: fc.constant('') }),
+    fc.oneof(
+      { weight: 5, arbitrary: literalFor(name, type).map((literal) => `${name}: ${literal}`) },
+      { weight: 1, arbitrary: fc.constant('') },
+    ),
   );
-  const extra = fc.oneof({ weight: 8, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('junk: 1', 'tuid: "GQ-1"', 'limit: 5') });
+  const extra = fc.oneof(
+    { weight: 8, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: fc.constantFrom('junk: 1', 'tuid: "GQ-1"', 'limit: 5') },
+  );
   return fc.tuple(fc.tuple(...args), extra, selectionFor(operation.returns, 1)).map(([written, junk, selection]) => {
     const list = [...written, junk].filter(Boolean);
     return `${alias ? `${alias}: ` : ''}${operation.name}${list.length > 0 ? `(${list.join(', ')})` : ''}${selection}`;
@@ -207,23 +317,41 @@ const literalOperation: fc.Arbitrary<GeneratedOperation> = fc
 /** A document with variables: declared types right or wrong, values from anywhere. */
 const variableOperation: fc.Arbitrary<GeneratedOperation> = operationArb.chain((operation) => {
   const entries = Object.entries(operation.args);
-  const declared = entries.map(([, type]) => fc.oneof({ weight: 6, arbitrary: fc.constant<string>(type) }, { weight: 1, arbitrary: fc.constantFrom('Int', 'String!', '[String]', 'Boolean', 'JSON', 'Nope', 'ID!') }));
-  const values = entries.map(([name, type]) => fc.oneof({ weight: 4, arbitrary: valueFor(name, type) }, { weight: 1, arbitrary: anyJsonValue }, { weight: 1, arbitrary: fc.constant(undefined) }));
-  return fc.tuple(fc.tuple(...declared), fc.tuple(...values), selectionFor(operation.returns, 1), fc.oneof(fc.constant('Fuzz'), fc.constant(undefined), anyJsonValue)).map(([types, vals, selection, operationName]) => {
-    const definitions = entries.map(([name], index) => `$${name}: ${types[index]}`);
-    const uses = entries.map(([name]) => `${name}: $${name}`);
-    const variables: Record<string, unknown> = {};
-    entries.forEach(([name], index) => {
-      if (vals[index] !== undefined) variables[name] = vals[index];
+  const declared = entries.map(([, type]) =>
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constant<string>(type) },
+      { weight: 1, arbitrary: fc.constantFrom('Int', 'String!', '[String]', 'Boolean', 'JSON', 'Nope', 'ID!') },
+    ),
+  );
+  const values = entries.map(([name, type]) =>
+    fc.oneof(
+      { weight: 4, arbitrary: valueFor(name, type) },
+      { weight: 1, arbitrary: anyJsonValue },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    ),
+  );
+  return fc
+    .tuple(
+      fc.tuple(...declared),
+      fc.tuple(...values),
+      selectionFor(operation.returns, 1),
+      fc.oneof(fc.constant('Fuzz'), fc.constant(undefined), anyJsonValue),
+    )
+    .map(([types, vals, selection, operationName]) => {
+      const definitions = entries.map(([name], index) => `$${name}: ${types[index]}`);
+      const uses = entries.map(([name]) => `${name}: $${name}`);
+      const variables: Record<string, unknown> = {};
+      entries.forEach(([name], index) => {
+        if (vals[index] !== undefined) variables[name] = vals[index];
+      });
+      return {
+        kind: operation.kind,
+        query: `${operation.kind} Fuzz${definitions.length > 0 ? `(${definitions.join(', ')})` : ''} { ${operation.name}${uses.length > 0 ? `(${uses.join(', ')})` : ''}${selection} }`,
+        variables,
+        operationName,
+        rootKeys: [operation.name],
+      };
     });
-    return {
-      kind: operation.kind,
-      query: `${operation.kind} Fuzz${definitions.length > 0 ? `(${definitions.join(', ')})` : ''} { ${operation.name}${uses.length > 0 ? `(${uses.join(', ')})` : ''}${selection} }`,
-      variables,
-      operationName,
-      rootKeys: [operation.name],
-    };
-  });
 });
 
 /** Texts that are hardly GraphQL: syntax junk, truncations, deep nesting, huge documents, fragment cycles. */
@@ -234,8 +362,12 @@ const junkQuery: fc.Arbitrary<string> = fc.oneof(
   literalOperation.chain((operation) => fc.nat({ max: operation.query.length - 1 }).map((cut) => operation.query.slice(0, cut))),
   fc.constantFrom(10, 100, 1000, 5000).map((depth) => `{ ${'me { '.repeat(depth)}id${' }'.repeat(depth)} }`),
   fc.constantFrom(10, 100, 1000).map((depth) => `{ thing(tuid: "GQ-1") { ${'location { '.repeat(depth)}lat${' }'.repeat(depth)} } }`),
-  fc.constantFrom(300, 3000, 20_000).map((count) => `{ ${Array.from({ length: count }, (_, index) => `f${index}: __typename`).join(' ')} }`),
-  fc.constantFrom(25, 400).map((count) => `{ ${Array.from({ length: count }, (_, index) => `t${index}: thing(tuid: "GQ-1") { tuid }`).join(' ')} }`),
+  fc
+    .constantFrom(300, 3000, 20_000)
+    .map((count) => `{ ${Array.from({ length: count }, (_, index) => `f${index}: __typename`).join(' ')} }`),
+  fc
+    .constantFrom(25, 400)
+    .map((count) => `{ ${Array.from({ length: count }, (_, index) => `t${index}: thing(tuid: "GQ-1") { tuid }`).join(' ')} }`),
   fc.constant('query A { ...F } fragment F on Query { ...G } fragment G on Query { ...F }'),
   fc.constant('{ groups { ...F } } fragment F on Group { groupId ...F }'),
   fc.constant('query A { me { id } } query A { me { id } }'),
@@ -265,10 +397,27 @@ export interface GraphqlFuzzRequest {
   operation: GeneratedOperation | undefined;
 }
 
-const anyAudience = fc.constantFrom<Audience>('anonymous', 'garbage-token', 'rest-token', 'Viewer', 'Installer', 'Manager', 'Manager', 'Viewer');
+const anyAudience = fc.constantFrom<Audience>(
+  'anonymous',
+  'garbage-token',
+  'rest-token',
+  'Viewer',
+  'Installer',
+  'Manager',
+  'Manager',
+  'Viewer',
+);
 const accept = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom('application/graphql-response+json', 'application/json', undefined, '*/*') },
-  { weight: 1, arbitrary: fc.constantFrom('application/xml', 'text/html', 'application/json;q=0, */*;q=0', 'application/graphql-response+json; charset=latin1') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'application/xml',
+      'text/html',
+      'application/json;q=0, */*;q=0',
+      'application/graphql-response+json; charset=latin1',
+    ),
+  },
 );
 
 const generated = fc.oneof({ weight: 3, arbitrary: literalOperation }, { weight: 2, arbitrary: variableOperation });
@@ -286,12 +435,14 @@ export function operationRequests(...audiences: Audience[]): fc.Arbitrary<Graphq
 }
 
 /** Generated operations over GET (mutations must be refused with 405). */
-export const getRequests: fc.Arbitrary<GraphqlFuzzRequest> = fc.record({ audience: anyAudience, accept, operation: generated }).map(({ audience, accept, operation }) => {
-  const params = new URLSearchParams({ query: operation.query });
-  if (operation.variables !== undefined) params.set('variables', JSON.stringify(operation.variables));
-  if (typeof operation.operationName === 'string') params.set('operationName', operation.operationName);
-  return { audience, method: 'GET' as const, contentType: undefined, accept, body: params.toString(), operation: undefined };
-});
+export const getRequests: fc.Arbitrary<GraphqlFuzzRequest> = fc
+  .record({ audience: anyAudience, accept, operation: generated })
+  .map(({ audience, accept, operation }) => {
+    const params = new URLSearchParams({ query: operation.query });
+    if (operation.variables !== undefined) params.set('variables', JSON.stringify(operation.variables));
+    if (typeof operation.operationName === 'string') params.set('operationName', operation.operationName);
+    return { audience, method: 'GET' as const, contentType: undefined, accept, body: params.toString(), operation: undefined };
+  });
 
 /** Junk documents, parameters of the wrong types, batches. */
 export const junkRequests: fc.Arbitrary<GraphqlFuzzRequest> = fc
@@ -306,7 +457,14 @@ export const junkRequests: fc.Arbitrary<GraphqlFuzzRequest> = fc
   })
   .map(({ audience, accept, query, variables, operationName, extensions, batched }) => {
     const params = { query, variables, operationName, extensions };
-    return { audience, method: 'POST' as const, contentType: 'application/json', accept, body: JSON.stringify(batched ? [params, params] : params), operation: undefined };
+    return {
+      audience,
+      method: 'POST' as const,
+      contentType: 'application/json',
+      accept,
+      body: JSON.stringify(batched ? [params, params] : params),
+      operation: undefined,
+    };
   });
 
 /** Bodies that are not JSON, deep JSON, huge bodies, duplicate keys, wrong content types. */
@@ -316,21 +474,35 @@ export const bodyRequests: fc.Arbitrary<GraphqlFuzzRequest> = fc
     accept,
     contentType,
     sent: fc.oneof(
-      fc.oneof(
-        nonJsonText,
-        deepJsonText,
-        fc.constantFrom(1024 * 1024 + 10, 2 * 1024 * 1024).map((size) => JSON.stringify({ query: '{ me { id } }', pad: 'x'.repeat(size) })),
-        // Duplicate keys: the last one wins, so this is the harmless query and must not create the group.
-        fc.constant('{"query":"mutation { createGroup(groupId: \\"gq-dup\\") { groupId } }","query":"{ me { id } }"}'),
-        fc.constant('{"query":"{ me { id } }","__proto__":{"x":1}}'),
-      ).map((body) => ({ body, operation: undefined })),
+      fc
+        .oneof(
+          nonJsonText,
+          deepJsonText,
+          fc
+            .constantFrom(1024 * 1024 + 10, 2 * 1024 * 1024)
+            .map((size) => JSON.stringify({ query: '{ me { id } }', pad: 'x'.repeat(size) })),
+          // Duplicate keys: the last one wins, so this is the harmless query and must not create the group.
+          fc.constant('{"query":"mutation { createGroup(groupId: \\"gq-dup\\") { groupId } }","query":"{ me { id } }"}'),
+          fc.constant('{"query":"{ me { id } }","__proto__":{"x":1}}'),
+        )
+        .map((body) => ({ body, operation: undefined })),
       // Deep JSON in a 13200 command's free fields, sent as variables text.
       deepJsonText.map((deep) => ({
         body: `{"query":"mutation Fuzz($c: [JSON!]!) { sendCommands(tuid: \\"GQ-1\\", commands: $c) { tuid } }","variables":{"c":[{"tsmId":13200,"tsmEv":30,"transactionId":5,"free":${deep}}]}}`,
         operation: { kind: 'mutation' as const, query: '', variables: undefined, operationName: undefined, rootKeys: ['sendCommands'] },
       })),
       // A real operation under a random content type: it may run (and write) only where the type is JSON.
-      generated.map((operation) => ({ body: JSON.stringify({ query: operation.query }), operation: { ...operation, variables: undefined } })),
+      generated.map((operation) => ({
+        body: JSON.stringify({ query: operation.query }),
+        operation: { ...operation, variables: undefined },
+      })),
     ),
   })
-  .map(({ audience, accept, contentType, sent }) => ({ audience, method: 'POST' as const, contentType, accept, body: sent.body, operation: sent.operation }));
+  .map(({ audience, accept, contentType, sent }) => ({
+    audience,
+    method: 'POST' as const,
+    contentType,
+    accept,
+    body: sent.body,
+    operation: sent.operation,
+  }));

@@ -28,7 +28,8 @@ const leakPatterns: readonly RegExp[] = [
 
 /** Fails when a message shows internals. */
 export function assertNoInternals(message: string, context: string): void {
-  for (const pattern of leakPatterns) assert.doesNotMatch(message, pattern, `internals leaked (${pattern}) in ${JSON.stringify(message.slice(0, 300))}: ${context}`);
+  for (const pattern of leakPatterns)
+    assert.doesNotMatch(message, pattern, `internals leaked (${pattern}) in ${JSON.stringify(message.slice(0, 300))}: ${context}`);
 }
 
 export interface HttpResult {
@@ -52,7 +53,10 @@ export function parseJson(result: HttpResult, context: string): unknown {
  */
 export function assertRestResponse(result: HttpResult, context: string): void {
   assert.ok(result.status < 500, `status ${result.status}: ${result.text.slice(0, 500)}: ${context}`);
-  assert.ok([200, 400, 401, 403, 404, 405, 409, 413, 415].includes(result.status), `unexpected status ${result.status}: ${result.text.slice(0, 300)}: ${context}`);
+  assert.ok(
+    [200, 400, 401, 403, 404, 405, 409, 413, 415].includes(result.status),
+    `unexpected status ${result.status}: ${result.text.slice(0, 300)}: ${context}`,
+  );
   assert.match(result.headers.get('content-type') ?? '', /^application\/json; charset=utf-8$/, context);
   const body = parseJson(result, context) as Record<string, unknown>;
   assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), `body is not a JSON object: ${context}`);
@@ -65,7 +69,11 @@ export function assertRestResponse(result: HttpResult, context: string): void {
   assert.equal(typeof body.error, 'string', context);
   assert.equal(typeof body.message, 'string', context);
   assert.ok(typeof body.code === 'string' && errorCodes.has(body.code), `code ${String(body.code)}: ${context}`);
-  assert.equal(httpStatusOf[body.code as keyof typeof httpStatusOf], result.status, `code ${String(body.code)} with status ${result.status}: ${context}`);
+  assert.equal(
+    httpStatusOf[body.code as keyof typeof httpStatusOf],
+    result.status,
+    `code ${String(body.code)} with status ${result.status}: ${context}`,
+  );
   if (result.status === 401) assert.equal(result.headers.get('www-authenticate'), 'Bearer', context);
   if (result.status === 405) assert.match(result.headers.get('allow') ?? '', /^[A-Z]+(, [A-Z]+)*$/, `Allow: ${context}`);
   if (body.errors !== undefined) {

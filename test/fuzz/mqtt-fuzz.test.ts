@@ -58,7 +58,10 @@ describe('MQTT uplink fuzzing (issue 8)', () => {
 
   before(async () => {
     server = await startTestApp({ RATE_LIMIT_PER_TOKEN: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000' });
-    gateway = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
+    gateway = await connectMqtt(server.mqttUrl, {
+      username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+      password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+    });
     gateway.on('close', () => (closed = true));
     rest = new RestClient(server);
     graphql = new GraphqlClient(server);
@@ -79,7 +82,10 @@ describe('MQTT uplink fuzzing (issue 8)', () => {
         assertRestResponse(response, `GET ${path} after ${context}`);
       }
     }
-    const response = await graphql.request('query Q($tuid: ID!) { thing(tuid: $tuid) { tuid batteryLevel timestamp location { lat lon } version gatewayTuid } messages(tuid: $tuid, limit: 20) }', { tuid: fuzzTuids[0] });
+    const response = await graphql.request(
+      'query Q($tuid: ID!) { thing(tuid: $tuid) { tuid batteryLevel timestamp location { lat lon } version gatewayTuid } messages(tuid: $tuid, limit: 20) }',
+      { tuid: fuzzTuids[0] },
+    );
     assert.equal(response.status, 200, `GraphQL read after ${context}`);
     for (const error of response.body.errors ?? []) {
       assert.notEqual(error.extensions?.code, 'INTERNAL_SERVER_ERROR', `GraphQL read after ${context}: ${JSON.stringify(error)}`);
@@ -109,8 +115,16 @@ describe('MQTT uplink fuzzing (issue 8)', () => {
         assert.equal(delta.received, expectedReceived(payload) * publishes, `received ${JSON.stringify(delta)}: ${context}`);
         assert.equal(delta.received, delta.stored + delta.dead_lettered + delta.duplicates, `counts ${JSON.stringify(delta)}: ${context}`);
         // A redelivered payload adds no message: everything readable in it was a duplicate the second time.
-        assert.equal(store.count('messages') - rowsBefore.messages, delta.stored, `messages rows vs stored ${JSON.stringify(delta)}: ${context}`);
-        assert.equal(store.count('dead_letters') - rowsBefore.dead_letters, delta.dead_lettered, `dead_letters rows vs dead-lettered ${JSON.stringify(delta)}: ${context}`);
+        assert.equal(
+          store.count('messages') - rowsBefore.messages,
+          delta.stored,
+          `messages rows vs stored ${JSON.stringify(delta)}: ${context}`,
+        );
+        assert.equal(
+          store.count('dead_letters') - rowsBefore.dead_letters,
+          delta.dead_lettered,
+          `dead_letters rows vs dead-lettered ${JSON.stringify(delta)}: ${context}`,
+        );
         await assertReadable(context);
       }),
     );
@@ -125,8 +139,15 @@ describe('MQTT uplink fuzzing (issue 8)', () => {
     }
     for (const path of ['/healthz', '/readyz']) assert.equal((await fetch(server.url(path))).status, 200, path);
     // A new connection: a failed property may have left the fuzzer's own one closed.
-    const fresh = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
-    await fresh.publishAsync('thingdesk/acme/up/GW-1', JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: 1_900_000_000, tsmTuid: 'MQ-AFTER', batl: 77 }]), { qos: 1 });
+    const fresh = await connectMqtt(server.mqttUrl, {
+      username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+      password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+    });
+    await fresh.publishAsync(
+      'thingdesk/acme/up/GW-1',
+      JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: 1_900_000_000, tsmTuid: 'MQ-AFTER', batl: 77 }]),
+      { qos: 1 },
+    );
     const thing = await rest.get('/things/MQ-AFTER');
     assert.equal(thing.status, 200, thing.text);
     assert.equal(thing.body.data.battery_level, 77);

@@ -30,7 +30,11 @@ describe('REST fuzzing (issue 8)', () => {
 
   before(async () => {
     // Rate limits must not answer for the fuzzer; the alert engine must not write while snapshots are compared.
-    server = await startTestApp({ RATE_LIMIT_PER_TOKEN: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000', ALERT_INTERVAL_S: String(31 * 24 * 3600) });
+    server = await startTestApp({
+      RATE_LIMIT_PER_TOKEN: '10000000',
+      RATE_LIMIT_PER_ADDRESS: '10000000',
+      ALERT_INTERVAL_S: String(31 * 24 * 3600),
+    });
     rest = new RestClient(server);
     await publishUplinks(server, [
       { tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'FZ-1', batl: 42.4 },
@@ -38,10 +42,18 @@ describe('REST fuzzing (issue 8)', () => {
       { tsmId: 1100, tsmEv: 10, tsmTs: t0, tsmTuid: 'FZ-3', swVersion: '1.2.3' },
       { tsmId: 1210, tsmEv: 10, tsmTs: t0 + 1, tsmTuid: 'FZ-3', lat: 60.1, lon: 24.9 },
     ]);
-    for (const groupId of seededGroups) assert.equal((await rest.post('/groups', { group_id: groupId, group_description: 'seeded' })).status, 200);
+    for (const groupId of seededGroups)
+      assert.equal((await rest.post('/groups', { group_id: groupId, group_description: 'seeded' })).status, 200);
     assert.equal((await rest.post('/things/FZ-2/group', { group_id: 'fuzz-group' })).status, 200);
     assert.equal((await rest.post('/things/FZ-1/installations', { installation_status: 'installed' })).status, 200);
-    assert.equal((await rest.post('/things/FZ-1/commands', [{ tsmId: 1500, tsmEv: 30, transactionId: 1, measurementInterval: 60, reportInterval: 300 }])).status, 200);
+    assert.equal(
+      (
+        await rest.post('/things/FZ-1/commands', [
+          { tsmId: 1500, tsmEv: 30, transactionId: 1, measurementInterval: 60, reportInterval: 300 },
+        ])
+      ).status,
+      200,
+    );
     const graphql = new GraphqlClient(server);
     await graphql.login();
     graphqlToken = graphql.accessToken!;
@@ -56,7 +68,11 @@ describe('REST fuzzing (issue 8)', () => {
   /** A REST client token, fetched again before it could expire during a long run. */
   async function validToken(): Promise<string> {
     if (Date.now() - restToken.fetchedAt > 10 * 60_000) {
-      const response = await rest.post<{ data: { token: string } }>('/auth/client-token', { client_id: 'acme-client', client_secret: 'acme-client-secret-0123456789' }, { auth: false });
+      const response = await rest.post<{ data: { token: string } }>(
+        '/auth/client-token',
+        { client_id: 'acme-client', client_secret: 'acme-client-secret-0123456789' },
+        { auth: false },
+      );
       restToken = { value: response.body.data.token, fetchedAt: Date.now() };
     }
     return restToken.value;
@@ -89,10 +105,15 @@ describe('REST fuzzing (issue 8)', () => {
     if (request.contentType !== undefined) headers['content-type'] = request.contentType;
     const context = describeRequest({ method: request.method, path: request.path, headers, body: request.body });
     const before = snapshots.take();
-    const response = await fetch(server.url(`${server.config.restBasePath}${request.path}`), { method: request.method, headers, body: request.body });
+    const response = await fetch(server.url(`${server.config.restBasePath}${request.path}`), {
+      method: request.method,
+      headers,
+      body: request.body,
+    });
     const result = { status: response.status, headers: response.headers, text: await response.text() };
     assertRestResponse(result, context);
-    if (request.method === 'GET' || result.status >= 400) assertStoreUnchanged(before, snapshots.take(), `${result.status} ${result.text.slice(0, 200)}: ${context}`);
+    if (request.method === 'GET' || result.status >= 400)
+      assertStoreUnchanged(before, snapshots.take(), `${result.status} ${result.text.slice(0, 200)}: ${context}`);
     return result;
   }
 

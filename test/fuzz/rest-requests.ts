@@ -56,7 +56,17 @@ export const authChoice: fc.Arbitrary<AuthChoice> = fc.oneof(
     weight: 2,
     arbitrary: fc
       .oneof(
-        fc.constantFrom('Bearer', 'Bearer ', 'Bearer  ', 'Basic YWNtZTpzZWNyZXQ=', 'Bearer x.y.z', 'Bearer eyJhbGciOiJub25lIn0.eyJvcmciOiJhY21lIn0.', 'Bearer a b', 'Token abc', 'Bearer null'),
+        fc.constantFrom(
+          'Bearer',
+          'Bearer ',
+          'Bearer  ',
+          'Basic YWNtZTpzZWNyZXQ=',
+          'Bearer x.y.z',
+          'Bearer eyJhbGciOiJub25lIn0.eyJvcmciOiJhY21lIn0.',
+          'Bearer a b',
+          'Token abc',
+          'Bearer null',
+        ),
         headerText.map((text) => `Bearer ${text}`),
         headerText,
       )
@@ -76,7 +86,12 @@ export function bodyFor(
     { weight: 2, arbitrary: duplicateKeysText(base) },
     { weight: 2, arbitrary: nonJsonText },
     { weight: 1, arbitrary: deepJsonText },
-    { weight: 1, arbitrary: fc.constantFrom(1024 * 1024 - 20, 1024 * 1024 + 10, 3 * 1024 * 1024).map((size) => JSON.stringify({ ...base, pad: 'x'.repeat(size) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(1024 * 1024 - 20, 1024 * 1024 + 10, 3 * 1024 * 1024)
+        .map((size) => JSON.stringify({ ...base, pad: 'x'.repeat(size) })),
+    },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
   return fc.record({ body: json, contentType });
@@ -87,15 +102,29 @@ function request(
   path: fc.Arbitrary<string>,
   body?: fc.Arbitrary<{ body: string | undefined; contentType: string | undefined }>,
 ): fc.Arbitrary<FuzzRequest> {
-  const extraHeaders = fc.dictionary(fc.constantFrom('x-request-id', 'accept', 'accept-charset', 'x-forwarded-for', 'content-encoding', 'transfer-encoding-x', 'x-junk'), headerText, { maxKeys: 2 });
+  const extraHeaders = fc.dictionary(
+    fc.constantFrom('x-request-id', 'accept', 'accept-charset', 'x-forwarded-for', 'content-encoding', 'transfer-encoding-x', 'x-junk'),
+    headerText,
+    { maxKeys: 2 },
+  );
   // GETs sometimes carry a body too (fetch cannot send one with GET, so these go as bodiless GETs with a content type).
-  const sent = body ?? fc.record({ body: fc.constant(undefined), contentType: fc.option(contentType.map((type) => type ?? 'application/json'), { nil: undefined }) });
-  return fc.record({ method: fc.constant(method), path, auth: authChoice, sent, headers: extraHeaders }).map(({ sent: { body, contentType }, headers, ...rest }) => ({
-    ...rest,
-    body,
-    contentType,
-    headers,
-  }));
+  const sent =
+    body ??
+    fc.record({
+      body: fc.constant(undefined),
+      contentType: fc.option(
+        contentType.map((type) => type ?? 'application/json'),
+        { nil: undefined },
+      ),
+    });
+  return fc
+    .record({ method: fc.constant(method), path, auth: authChoice, sent, headers: extraHeaders })
+    .map(({ sent: { body, contentType }, headers, ...rest }) => ({
+      ...rest,
+      body,
+      contentType,
+      headers,
+    }));
 }
 
 const tuid = pathSegment(poolOrNasty(tuidPool));
@@ -113,13 +142,29 @@ const statusValue = poolOrNasty(installationStatuses);
 const command: fc.Arbitrary<unknown> = mutatedBody(
   fc.oneof(
     fc.constantFrom(...commandTsmIds).map((tsmId) => exampleMessage(tsmId)),
-    fc.record({ tsmId: fc.constantFrom(...commandTsmIds), tsmEv: fc.oneof(fc.constant(30), nastyNumber), transactionId: fc.oneof(fc.nat(), nastyNumber) }),
-    fc.record({ tsmId: fc.oneof(nastyNumber, fc.constantFrom(1110, 1100, 0)), tsmEv: fc.constant(30), transactionId: fc.constant(1), tsmDstTuid: poolOrNasty(tuidPool) }),
+    fc.record({
+      tsmId: fc.constantFrom(...commandTsmIds),
+      tsmEv: fc.oneof(fc.constant(30), nastyNumber),
+      transactionId: fc.oneof(fc.nat(), nastyNumber),
+    }),
+    fc.record({
+      tsmId: fc.oneof(nastyNumber, fc.constantFrom(1110, 1100, 0)),
+      tsmEv: fc.constant(30),
+      transactionId: fc.constant(1),
+      tsmDstTuid: poolOrNasty(tuidPool),
+    }),
   ) as fc.Arbitrary<Record<string, unknown>>,
 );
 const commandsBody: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.array(command, { minLength: 1, maxLength: 4 }) },
-  { weight: 1, arbitrary: fc.constantFrom(0, 1, 99, 100, 101, 1000).map((n) => Array.from({ length: n }, (_, i) => ({ tsmId: 1500, tsmEv: 30, transactionId: i, measurementInterval: 60, reportInterval: 300 }))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(0, 1, 99, 100, 101, 1000)
+      .map((n) =>
+        Array.from({ length: n }, (_, i) => ({ tsmId: 1500, tsmEv: 30, transactionId: i, measurementInterval: 60, reportInterval: 300 })),
+      ),
+  },
   { weight: 1, arbitrary: fc.constant(deepValue(500)) },
   { weight: 2, arbitrary: anyJsonValue },
 );
@@ -131,15 +176,29 @@ export const endpoints: Record<string, fc.Arbitrary<FuzzRequest>> = {
     'POST',
     fc.constant('/auth/client-token'),
     bodyFor(
-      mutatedBody(fc.record({ client_id: poolOrNasty([testBootstrap.BOOTSTRAP_CLIENT_ID]), client_secret: poolOrNasty([testBootstrap.BOOTSTRAP_CLIENT_SECRET]) })),
+      mutatedBody(
+        fc.record({
+          client_id: poolOrNasty([testBootstrap.BOOTSTRAP_CLIENT_ID]),
+          client_secret: poolOrNasty([testBootstrap.BOOTSTRAP_CLIENT_SECRET]),
+        }),
+      ),
       { client_id: testBootstrap.BOOTSTRAP_CLIENT_ID, client_secret: testBootstrap.BOOTSTRAP_CLIENT_SECRET },
     ),
   ),
   'GET /things': request(
     'GET',
-    queryString({ group_id: poolOrNasty(groupPool), installation_status: statusValue, q: nastyString, limit: integerText, cursor: fc.oneof(nastyString, fc.base64String({ maxLength: 80 })) }).map((q) => `/things${q}`),
+    queryString({
+      group_id: poolOrNasty(groupPool),
+      installation_status: statusValue,
+      q: nastyString,
+      limit: integerText,
+      cursor: fc.oneof(nastyString, fc.base64String({ maxLength: 80 })),
+    }).map((q) => `/things${q}`),
   ),
-  'GET /things/{tuid}': request('GET', tuid.map((t) => `/things/${t}`)),
+  'GET /things/{tuid}': request(
+    'GET',
+    tuid.map((t) => `/things/${t}`),
+  ),
   'GET /things/{tuid}/messages': request(
     'GET',
     fc
@@ -150,24 +209,42 @@ export const endpoints: Record<string, fc.Arbitrary<FuzzRequest>> = {
     'POST',
     tuid.map((t) => `/things/${t}/commands`),
     // 13200 takes free fields: deep JSON inside one gets past the catalog (text, so the client need not serialize it).
-    bodyFor(commandsBody, commandBase, deepJsonText.map((deep) => `[{"tsmId":13200,"tsmEv":30,"transactionId":5,"free":${deep}}]`)),
+    bodyFor(
+      commandsBody,
+      commandBase,
+      deepJsonText.map((deep) => `[{"tsmId":13200,"tsmEv":30,"transactionId":5,"free":${deep}}]`),
+    ),
   ),
-  'GET /things/{tuid}/commands': request('GET', fc.tuple(tuid, queryString({ limit: integerText })).map(([t, q]) => `/things/${t}/commands${q}`)),
+  'GET /things/{tuid}/commands': request(
+    'GET',
+    fc.tuple(tuid, queryString({ limit: integerText })).map(([t, q]) => `/things/${t}/commands${q}`),
+  ),
   'POST /things/{tuid}/installations': request(
     'POST',
     tuid.map((t) => `/things/${t}/installations`),
     bodyFor(mutatedBody(fc.record({ installation_status: statusValue })), { installation_status: 'installed' }),
   ),
-  'GET /things/{tuid}/installations': request('GET', fc.tuple(tuid, queryString({ limit: integerText })).map(([t, q]) => `/things/${t}/installations${q}`)),
+  'GET /things/{tuid}/installations': request(
+    'GET',
+    fc.tuple(tuid, queryString({ limit: integerText })).map(([t, q]) => `/things/${t}/installations${q}`),
+  ),
   'POST /groups': request(
     'POST',
     fc.constant('/groups'),
     bodyFor(
-      mutatedBody(fc.record({ group_id: poolOrNasty(groupPool), group_description: fc.oneof(nastyString, fc.constant(null), longString) }, { requiredKeys: ['group_id'] })),
+      mutatedBody(
+        fc.record(
+          { group_id: poolOrNasty(groupPool), group_description: fc.oneof(nastyString, fc.constant(null), longString) },
+          { requiredKeys: ['group_id'] },
+        ),
+      ),
       { group_id: 'fz-new', group_description: 'd' },
     ),
   ),
-  'GET /groups': request('GET', queryString({ q: nastyString, limit: integerText }).map((q) => `/groups${q}`)),
+  'GET /groups': request(
+    'GET',
+    queryString({ q: nastyString, limit: integerText }).map((q) => `/groups${q}`),
+  ),
   'POST /groups/{groupid}/rename': request(
     'POST',
     groupRef.map((g) => `/groups/${g}/rename`),
@@ -178,18 +255,39 @@ export const endpoints: Record<string, fc.Arbitrary<FuzzRequest>> = {
     groupRef.map((g) => `/groups/${g}`),
     fc.oneof(fc.record({ body: fc.constant(undefined), contentType: fc.constant(undefined) }), bodyFor(anyJsonValue, { a: 1 })),
   ),
-  'GET /groups/{groupid}/things': request('GET', groupRef.map((g) => `/groups/${g}/things`)),
+  'GET /groups/{groupid}/things': request(
+    'GET',
+    groupRef.map((g) => `/groups/${g}/things`),
+  ),
   'POST /things/{tuid}/group': request(
     'POST',
     tuid.map((t) => `/things/${t}/group`),
     bodyFor(mutatedBody(fc.record({ group_id: poolOrNasty(groupPool) })), { group_id: 'fuzz-group' }),
   ),
-  'GET /things/{tuid}/group': request('GET', tuid.map((t) => `/things/${t}/group`)),
-  'GET /catalog': request('GET', queryString({ x: nastyString }).map((q) => `/catalog${q}`)),
-  'GET /catalog/{tsmId}': request('GET', pathSegment(fc.oneof(fc.constantFrom('1500', '1110', '13200', '99999'), integerText)).map((id) => `/catalog/${id}`)),
-  'GET /things/{tuid}/alerts': request('GET', fc.tuple(tuid, queryString({ from: unixText, to: unixText })).map(([t, q]) => `/things/${t}/alerts${q}`)),
-  'GET /things/alerts': request('GET', queryString({ x: nastyString }).map((q) => `/things/alerts${q}`)),
-  'GET /things/alerts/count': request('GET', queryString({ x: nastyString }).map((q) => `/things/alerts/count${q}`)),
+  'GET /things/{tuid}/group': request(
+    'GET',
+    tuid.map((t) => `/things/${t}/group`),
+  ),
+  'GET /catalog': request(
+    'GET',
+    queryString({ x: nastyString }).map((q) => `/catalog${q}`),
+  ),
+  'GET /catalog/{tsmId}': request(
+    'GET',
+    pathSegment(fc.oneof(fc.constantFrom('1500', '1110', '13200', '99999'), integerText)).map((id) => `/catalog/${id}`),
+  ),
+  'GET /things/{tuid}/alerts': request(
+    'GET',
+    fc.tuple(tuid, queryString({ from: unixText, to: unixText })).map(([t, q]) => `/things/${t}/alerts${q}`),
+  ),
+  'GET /things/alerts': request(
+    'GET',
+    queryString({ x: nastyString }).map((q) => `/things/alerts${q}`),
+  ),
+  'GET /things/alerts/count': request(
+    'GET',
+    queryString({ x: nastyString }).map((q) => `/things/alerts/count${q}`),
+  ),
 };
 
 /** Requests no route expects: other methods, unknown paths, random segments under the base path. */
@@ -197,7 +295,21 @@ export const strayRequest: fc.Arbitrary<FuzzRequest> = request(
   'GET',
   fc.oneof(
     fc.array(pathSegment(nastyString), { minLength: 1, maxLength: 4 }).map((segments) => `/${segments.join('/')}`),
-    fc.constantFrom('/', '', '//', '/things//', '/things/FZ-1//messages', '/groups/', '/things/FZ-1/messages/', '/catalog/', '/auth/client-token/'),
+    fc.constantFrom(
+      '/',
+      '',
+      '//',
+      '/things//',
+      '/things/FZ-1//messages',
+      '/groups/',
+      '/things/FZ-1/messages/',
+      '/catalog/',
+      '/auth/client-token/',
+    ),
   ),
   bodyFor(anyJsonValue, { a: 1 }),
-).chain((base) => fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS').map((method) => ({ ...base, method, body: method === 'GET' ? undefined : base.body })));
+).chain((base) =>
+  fc
+    .constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS')
+    .map((method) => ({ ...base, method, body: method === 'GET' ? undefined : base.body })),
+);

@@ -42,7 +42,11 @@ export class GraphqlClient {
   }
 
   /** Runs an operation; `token: null` sends no Authorization header, a string sends that token. */
-  async request(query: string, variables?: Record<string, unknown>, options: { token?: string | null; accept?: string } = {}): Promise<GraphqlResponse> {
+  async request(
+    query: string,
+    variables?: Record<string, unknown>,
+    options: { token?: string | null; accept?: string } = {},
+  ): Promise<GraphqlResponse> {
     const token = options.token === undefined ? this.accessToken : options.token;
     const response = await fetch(this.server.url(this.server.config.graphqlPath), {
       method: 'POST',

@@ -38,7 +38,11 @@ export async function signInAs(
  * Asserts that a response failed with exactly one error of `code` (and, when given, that message) and returns
  * that error for further checks.
  */
-export function assertGraphqlError(response: GraphqlResponse, code: string, message?: string | RegExp): NonNullable<GraphqlResponse['body']['errors']>[number] {
+export function assertGraphqlError(
+  response: GraphqlResponse,
+  code: string,
+  message?: string | RegExp,
+): NonNullable<GraphqlResponse['body']['errors']>[number] {
   const errors = response.body.errors ?? [];
   assert.equal(errors.length, 1, `expected one ${code} error, got ${JSON.stringify(response.body)}`);
   const [error] = errors;

@@ -22,7 +22,9 @@ export class LiveSocket {
     this.socket = new WebSocket(server.url(server.config.graphqlPath).replace(/^http/, 'ws'), 'graphql-transport-ws');
     this.closed = new Promise((resolve) => this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     this.ready = new Promise((resolve, reject) => {
-      this.socket.once('open', () => this.socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } })));
+      this.socket.once('open', () =>
+        this.socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } })),
+      );
       this.socket.on('message', (data) => {
         const message = JSON.parse(String(data)) as ServerMessage;
         this.received.push(message);

@@ -17,7 +17,10 @@ export async function closeMqttClients(): Promise<void> {
 }
 
 /** Collects the messages arriving on a client, with a way to wait for a count. */
-export function collectMessages(client: MqttClient): { received: { topic: string; payload: string }[]; waitFor(count: number, timeoutMs?: number): Promise<void> } {
+export function collectMessages(client: MqttClient): {
+  received: { topic: string; payload: string }[];
+  waitFor(count: number, timeoutMs?: number): Promise<void>;
+} {
   const received: { topic: string; payload: string }[] = [];
   client.on('message', (topic, payload) => received.push({ topic, payload: payload.toString('utf8') }));
   return {
@@ -25,7 +28,8 @@ export function collectMessages(client: MqttClient): { received: { topic: string
     async waitFor(count, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${received.length}: ${JSON.stringify(received.slice(0, 5))}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} messages, got ${received.length}: ${JSON.stringify(received.slice(0, 5))}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

@@ -8,7 +8,10 @@ import type { TestApp } from './test-app.js';
  */
 export interface OpenApiDocument {
   servers: { url: string }[];
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+  >;
   components: { schemas: Record<string, unknown> };
 }
 

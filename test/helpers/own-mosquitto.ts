@@ -8,7 +8,9 @@ import { freePort } from './platform-process.js';
 const binary = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((path) => existsSync(path));
 
 /** Why a test that needs its own Mosquitto cannot run here, or undefined. */
-export const ownMosquittoSkipReason = binary ? undefined : 'needs the mosquitto binary (Debian package mosquitto) to start a broker of its own';
+export const ownMosquittoSkipReason = binary
+  ? undefined
+  : 'needs the mosquitto binary (Debian package mosquitto) to start a broker of its own';
 
 /**
  * A Mosquitto of the test's own, configured its own way, on a free port of 127.0.0.1 (the shared one on 1883 is

@@ -28,7 +28,14 @@ export async function startPlatformProcess(env: Record<string, string>): Promise
   const deadline = Date.now() + 30_000;
   for (;;) {
     const listening = /"httpPort":(\d+)(?:,"mqttPort":(\d+))?/.exec(output);
-    if (listening) return { child, httpPort: Number(listening[1]), mqttPort: listening[2] ? Number(listening[2]) : undefined, output: () => output, exited };
+    if (listening)
+      return {
+        child,
+        httpPort: Number(listening[1]),
+        mqttPort: listening[2] ? Number(listening[2]) : undefined,
+        output: () => output,
+        exited,
+      };
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`platform did not start:\n${output}`);

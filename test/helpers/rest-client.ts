@@ -28,7 +28,10 @@ export class RestClient {
 
   async accessToken(): Promise<string> {
     if (!this.token) {
-      const response = await this.request<{ data: { token: string } }>('POST', '/auth/client-token', { body: this.credentials, auth: false });
+      const response = await this.request<{ data: { token: string } }>('POST', '/auth/client-token', {
+        body: this.credentials,
+        auth: false,
+      });
       if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${response.text}`);
       this.token = response.body.data.token;
     }
@@ -70,7 +73,10 @@ export class RestClient {
       parsed = undefined;
     }
     const problems = (await contractOf(this.server)).problemsOf(method, path, response.status, parsed);
-    if (problems.length > 0) throw new Error(`${method} ${path} answered ${response.status} outside openapi.json: ${problems.join('; ')}; body ${text.slice(0, 300)}`);
+    if (problems.length > 0)
+      throw new Error(
+        `${method} ${path} answered ${response.status} outside openapi.json: ${problems.join('; ')}; body ${text.slice(0, 300)}`,
+      );
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 }

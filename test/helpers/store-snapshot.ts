@@ -39,7 +39,10 @@ export class StoreSnapshotter {
   take(): StoreSnapshot {
     const snapshot: StoreSnapshot = {};
     for (const table of this.tables) {
-      const rows = this.db.prepare(`select * from "${table}"`).all().map((row) => JSON.stringify(row));
+      const rows = this.db
+        .prepare(`select * from "${table}"`)
+        .all()
+        .map((row) => JSON.stringify(row));
       rows.sort();
       snapshot[table] = `${rows.length}:${createHash('sha256').update(rows.join('\n')).digest('hex').slice(0, 16)}`;
     }

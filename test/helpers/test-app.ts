@@ -35,9 +35,22 @@ export interface TestApp {
  * fresh SQLite file unless `env.DATABASE_URL` says otherwise.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock; logger?: Logger } = {}): Promise<TestApp> {
-  const config = loadConfig({ ...testBootstrap, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: createSqliteUrl(), ...env });
+  const config = loadConfig({
+    ...testBootstrap,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MQTT_PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: createSqliteUrl(),
+    ...env,
+  });
   const printed: string[] = [];
-  const app = await startApp({ config, clock: options.clock, logger: options.logger ?? createLogger('silent'), print: (text) => printed.push(text) });
+  const app = await startApp({
+    config,
+    clock: options.clock,
+    logger: options.logger ?? createLogger('silent'),
+    print: (text) => printed.push(text),
+  });
   return {
     app,
     config,

@@ -27,7 +27,9 @@ function exchange(port: number, request: string): Promise<RawAnswer> {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', body = ''] = text.split('\r\n\r\n');
       const [statusLine = '', ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       try {
         resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as RawAnswer['body'] });
       } catch (error) {
@@ -55,11 +57,19 @@ describe("Node's own refusals in the error shape", () => {
   after(() => server?.stop());
 
   test('a malformed request line or header is a 400 VALIDATION_FAILED', async () => {
-    for (const request of ['GARBAGE\r\n\r\n', 'GET /healthz HTTP/9.9\r\n\r\n', 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'GET /he\u0000lthz HTTP/1.1\r\nHost: x\r\n\r\n']) {
+    for (const request of [
+      'GARBAGE\r\n\r\n',
+      'GET /healthz HTTP/9.9\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      'GET /he\u0000lthz HTTP/1.1\r\nHost: x\r\n\r\n',
+    ]) {
       const answer = await exchange(server.app.httpPort, request);
       assertShape(answer, 400, 'VALIDATION_FAILED');
       assert.equal(answer.body.error, 'Bad Request');
-      assert.deepEqual(answer.body.errors?.map((e) => e.field), ['request']);
+      assert.deepEqual(
+        answer.body.errors?.map((e) => e.field),
+        ['request'],
+      );
     }
   });
 
@@ -72,7 +82,13 @@ describe("Node's own refusals in the error shape", () => {
   test('a request that does not arrive in time is a 408 REQUEST_TIMEOUT', async () => {
     // Node's request timeout is minutes long; raise its error on a real connection instead of waiting for it.
     server.app.http.server.once('connection', (socket: Socket) => {
-      setImmediate(() => server.app.http.server.emit('clientError', Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket));
+      setImmediate(() =>
+        server.app.http.server.emit(
+          'clientError',
+          Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+          socket,
+        ),
+      );
     });
     const answer = await exchange(server.app.httpPort, 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
     assertShape(answer, 408, 'REQUEST_TIMEOUT');

@@ -61,7 +61,9 @@ describe('CORS with listed origins', () => {
   }
 
   test('REST: a listed origin reads the answer (and the request id), an error answer too; a stranger gets no header', async () => {
-    const ok = await fetch(server.url('/api/v1/catalog'), { headers: { origin: dashboard, authorization: `Bearer ${await new RestClient(server).accessToken()}` } });
+    const ok = await fetch(server.url('/api/v1/catalog'), {
+      headers: { origin: dashboard, authorization: `Bearer ${await new RestClient(server).accessToken()}` },
+    });
     assert.equal(ok.status, 200);
     assert.equal(ok.headers.get('access-control-allow-origin'), dashboard);
     assert.match(ok.headers.get('access-control-expose-headers') ?? '', /X-Request-Id/i);

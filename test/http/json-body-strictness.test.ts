@@ -26,7 +26,10 @@ describe('JSON bodies are read strictly', () => {
   before(async () => {
     server = await startTestApp();
     rest = new RestClient(server);
-    await publishUplinks(server, ['J-1', 'J-2'].map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: tuid, uptime: 1 })));
+    await publishUplinks(
+      server,
+      ['J-1', 'J-2'].map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: tuid, uptime: 1 })),
+    );
   });
   after(() => server?.stop());
 
@@ -65,7 +68,8 @@ describe('JSON bodies are read strictly', () => {
   });
 
   test('a number beyond ±(2^53 - 1) is a 400 VALIDATION_FAILED naming the field, and nothing is sent', async () => {
-    const command = (transactionId: string) => `[{"tsmId":1500,"tsmEv":30,"transactionId":${transactionId},"measurementInterval":60,"reportInterval":300}]`;
+    const command = (transactionId: string) =>
+      `[{"tsmId":1500,"tsmEv":30,"transactionId":${transactionId},"measurementInterval":60,"reportInterval":300}]`;
     for (const literal of ['99999999999999999999', '9007199254740992', '-9007199254740992', '1e20', '1.5e300', '1e400']) {
       const response = await postBytes('/things/J-1/commands', command(literal));
       assert.equal(response.status, 400, `${literal}: ${response.text}`);
@@ -73,13 +77,19 @@ describe('JSON bodies are read strictly', () => {
       assert.deepEqual(fieldsOf(response), ['commands[0].transactionId'], literal);
     }
     assert.deepEqual((await rest.get('/things/J-1/commands')).body.data, []);
-    const nested = await postBytes('/things/J-1/commands', '[{"tsmId":13200,"tsmEv":30,"transactionId":1,"free":{"list":[1,123456789012345678901]}}]');
+    const nested = await postBytes(
+      '/things/J-1/commands',
+      '[{"tsmId":13200,"tsmEv":30,"transactionId":1,"free":{"list":[1,123456789012345678901]}}]',
+    );
     assert.deepEqual(fieldsOf(nested), ['commands[0].free.list[1]'], nested.text);
 
     const largest = await postBytes('/things/J-1/commands', command('9007199254740991'));
     assert.equal(largest.status, 200, largest.text);
     assert.equal(largest.body.data.commands[0]?.transactionId, 9007199254740991);
-    const precise = await postBytes('/things/J-1/commands', '[{"tsmId":13200,"tsmEv":30,"transactionId":2,"ratio":0.1234567890123456789,"small":-12.5e-3}]');
+    const precise = await postBytes(
+      '/things/J-1/commands',
+      '[{"tsmId":13200,"tsmEv":30,"transactionId":2,"ratio":0.1234567890123456789,"small":-12.5e-3}]',
+    );
     assert.equal(precise.status, 200, precise.text);
   });
 
@@ -89,7 +99,10 @@ describe('JSON bodies are read strictly', () => {
     assert.equal(twice.body.code, 'MALFORMED_JSON');
     assert.deepEqual(fieldsOf(twice), ['installation_status']);
     // The same key spelled with an escape is the same key.
-    const escaped = await postBytes('/things/J-2/installations', '{"installation_status":"installed","installation_\\u0073tatus":"retired"}');
+    const escaped = await postBytes(
+      '/things/J-2/installations',
+      '{"installation_status":"installed","installation_\\u0073tatus":"retired"}',
+    );
     assert.equal(escaped.status, 400, escaped.text);
     assert.deepEqual(fieldsOf(escaped), ['installation_status']);
     assert.equal(await statusOf('J-2'), 'new');
@@ -99,19 +112,31 @@ describe('JSON bodies are read strictly', () => {
     assert.deepEqual(fieldsOf(deep), ['commands[0].x.a']);
 
     // The same key in different objects, and keys that only look alike inside strings, are fine.
-    const siblings = await postBytes('/things/J-2/commands', '[{"tsmId":13200,"tsmEv":30,"transactionId":4,"x":{"a":1,"b":{"a":2}},"y":"\\"x\\":1,\\"x\\":2"}]');
+    const siblings = await postBytes(
+      '/things/J-2/commands',
+      '[{"tsmId":13200,"tsmEv":30,"transactionId":4,"x":{"a":1,"b":{"a":2}},"y":"\\"x\\":1,\\"x\\":2"}]',
+    );
     assert.equal(siblings.status, 200, siblings.text);
   });
 
   test('a charset other than UTF-8 is a 415 UNSUPPORTED_MEDIA_TYPE; utf-8 in any spelling is read', async () => {
-    for (const contentType of ['application/json; charset=latin1', 'application/json; charset=ISO-8859-1', 'application/json;charset=utf-16']) {
+    for (const contentType of [
+      'application/json; charset=latin1',
+      'application/json; charset=ISO-8859-1',
+      'application/json;charset=utf-16',
+    ]) {
       const response = await postBytes('/groups', '{"group_id":"charset-x"}', contentType);
       assert.equal(response.status, 415, `${contentType}: ${response.text}`);
       assert.equal(response.body.code, 'UNSUPPORTED_MEDIA_TYPE', contentType);
     }
     assert.deepEqual((await rest.get('/groups?q=charset-x')).body.data, []);
     let n = 0;
-    for (const contentType of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json; charset="utf-8"', 'application/json']) {
+    for (const contentType of [
+      'application/json; charset=utf-8',
+      'application/json; charset=UTF-8',
+      'application/json; charset="utf-8"',
+      'application/json',
+    ]) {
       const response = await postBytes('/groups', `{"group_id":"charset-ok-${(n += 1)}"}`, contentType);
       assert.equal(response.status, 200, `${contentType}: ${response.text}`);
     }

@@ -30,7 +30,8 @@ function capturedLogger(level: 'info' | 'warn') {
   return { logger: createLogger(level, stream), lines, raw };
 }
 
-const metricsText = async (server: TestApp, headers: Record<string, string> = {}) => (await fetch(server.url('/metrics'), { headers })).text();
+const metricsText = async (server: TestApp, headers: Record<string, string> = {}) =>
+  (await fetch(server.url('/metrics'), { headers })).text();
 
 describe('request logs', () => {
   let server: TestApp;
@@ -46,7 +47,9 @@ describe('request logs', () => {
   after(() => server?.stop());
 
   test('each request is logged at info: method, route, status, duration, request id and principal, never a token', async () => {
-    const response = await fetch(server.url('/api/v1/things?limit=5'), { headers: { authorization: `Bearer ${await rest.accessToken()}`, 'x-request-id': 'trace-rest-1' } });
+    const response = await fetch(server.url('/api/v1/things?limit=5'), {
+      headers: { authorization: `Bearer ${await rest.accessToken()}`, 'x-request-id': 'trace-rest-1' },
+    });
     assert.equal(response.status, 200);
     await graphql.request('{ me { email } }');
     await fetch(server.url('/healthz'));
@@ -75,7 +78,10 @@ describe('request logs', () => {
     try {
       await fetch(quietServer.url('/api/v1/things'));
       await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.deepEqual(quiet.lines.filter((line) => line.msg === 'request'), []);
+      assert.deepEqual(
+        quiet.lines.filter((line) => line.msg === 'request'),
+        [],
+      );
     } finally {
       await quietServer.stop();
     }
@@ -127,7 +133,11 @@ describe('metrics', () => {
       return;
     }
     const problems = `${promtool.stdout}${promtool.stderr}`.split('\n').filter((line) => line.trim() !== '');
-    assert.deepEqual(problems.filter((line) => !fromLibrary(line.split(' ')[0]!)), [], 'promtool check metrics');
+    assert.deepEqual(
+      problems.filter((line) => !fromLibrary(line.split(' ')[0]!)),
+      [],
+      'promtool check metrics',
+    );
   });
 });
 

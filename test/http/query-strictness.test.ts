@@ -28,7 +28,11 @@ describe('query strings and path parameters are plain text', () => {
     const response = await rest.get(path);
     assert.equal(response.status, 400, `${path}: ${response.text}`);
     assert.equal(response.body.code, 'VALIDATION_FAILED', path);
-    assert.deepEqual(response.body.errors.map((e: { field: string }) => e.field), [field], `${path}: ${response.text}`);
+    assert.deepEqual(
+      response.body.errors.map((e: { field: string }) => e.field),
+      [field],
+      `${path}: ${response.text}`,
+    );
   }
 
   test('an integer parameter must be written in decimal digits (with an optional minus)', async () => {
@@ -40,7 +44,13 @@ describe('query strings and path parameters are plain text', () => {
     await assertRefused('/things/Q-1/messages?limit=5&from=0x10', 'from');
     await assertRefused('/things/Q-1/alerts?to=1e9', 'to');
     await assertRefused('/catalog/0x5DC', 'tsmId');
-    for (const path of ['/groups?limit=10', '/groups?limit=010', '/things/Q-1/messages?limit=5&from=0&to=2000000000', '/things/Q-1/commands?limit=0', '/catalog/1500']) {
+    for (const path of [
+      '/groups?limit=10',
+      '/groups?limit=010',
+      '/things/Q-1/messages?limit=5&from=0&to=2000000000',
+      '/things/Q-1/commands?limit=0',
+      '/catalog/1500',
+    ]) {
       assert.equal((await rest.get(path)).status, 200, path);
     }
   });
@@ -59,7 +69,10 @@ describe('query strings and path parameters are plain text', () => {
       await assertRefused(`/things?cursor=abc${c}`, 'cursor');
     }
     const plain = await rest.get('/groups?q=query');
-    assert.deepEqual(plain.body.data.map((g: { group_id: string }) => g.group_id), ['query-group']);
+    assert.deepEqual(
+      plain.body.data.map((g: { group_id: string }) => g.group_id),
+      ['query-group'],
+    );
     // Text beyond ASCII is not a control character.
     assert.equal((await rest.get('/groups?q=%C3%A9%E2%82%AC')).status, 200);
   });

@@ -43,7 +43,12 @@ describe('HTTP server basics', () => {
     const response = await fetch(server.url('/no/such/route?x=1'));
     assert.equal(response.status, 404);
     assert.match(response.headers.get('content-type') ?? '', /^application\/json; charset=utf-8/);
-    assert.deepEqual(await response.json(), { statusCode: 404, error: 'Not Found', message: 'No route GET /no/such/route.', code: 'NOT_FOUND' });
+    assert.deepEqual(await response.json(), {
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'No route GET /no/such/route.',
+      code: 'NOT_FOUND',
+    });
   });
 
   test('a wrong method on a known path answers 405 with Allow and the error shape, before authentication', async () => {
@@ -70,7 +75,11 @@ describe('HTTP server basics', () => {
     const unknown = await fetch(server.url('/api/v1/no-such-thing'), { method: 'DELETE' });
     assert.equal(unknown.status, 404, 'an unknown path stays 404 whatever the method');
     assert.equal(unknown.headers.get('allow'), null);
-    assert.equal((await fetch(server.url('/api/v1/things'), { method: 'OPTIONS' })).status, 404, 'an OPTIONS nobody answers stays 404 (CORS answers preflights)');
+    assert.equal(
+      (await fetch(server.url('/api/v1/things'), { method: 'OPTIONS' })).status,
+      404,
+      'an OPTIONS nobody answers stays 404 (CORS answers preflights)',
+    );
   });
 
   test('a trailing slash reaches the same route', async () => {
@@ -129,11 +138,14 @@ describe('graceful shutdown', () => {
     const port = server.app.httpPort;
     // A POST whose body arrives slowly is in flight while the server is asked to stop.
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/slow-upload', headers: { 'content-type': 'application/json' } }, (res) => {
-        let body = '';
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/slow-upload', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.write('{"part":');
       setTimeout(() => req.end('1}'), 300);

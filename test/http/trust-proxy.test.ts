@@ -30,7 +30,12 @@ describe('the client address behind a reverse proxy', () => {
   test('without TRUST_PROXY a forged X-Forwarded-For changes nothing: every request counts against the peer', async () => {
     const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '3' });
     try {
-      const statuses = await tokenAttempts(server.url('/api/v1/auth/client-token'), ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4']);
+      const statuses = await tokenAttempts(server.url('/api/v1/auth/client-token'), [
+        '198.51.100.1',
+        '198.51.100.2',
+        '198.51.100.3',
+        '198.51.100.4',
+      ]);
       assert.deepEqual(statuses, [401, 401, 401, 429]);
     } finally {
       await server.stop();
@@ -54,14 +59,23 @@ describe('the client address behind a reverse proxy', () => {
   test('a proxy range that does not include the peer is not trusted', async () => {
     const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '2', TRUST_PROXY: '10.0.0.0/8' });
     try {
-      assert.deepEqual(await tokenAttempts(server.url('/api/v1/auth/client-token'), ['203.0.113.1', '203.0.113.2', '203.0.113.3']), [401, 401, 429]);
+      assert.deepEqual(
+        await tokenAttempts(server.url('/api/v1/auth/client-token'), ['203.0.113.1', '203.0.113.2', '203.0.113.3']),
+        [401, 401, 429],
+      );
     } finally {
       await server.stop();
     }
   });
 
   test('TRUST_PROXY takes addresses, CIDR ranges and the named ranges; anything else names the variable', () => {
-    assert.deepEqual(loadConfig({ TRUST_PROXY: ' loopback, 10.0.0.0/8,::1 , 192.0.2.10, fd00::/8 ' }).trustProxy, ['loopback', '10.0.0.0/8', '::1', '192.0.2.10', 'fd00::/8']);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: ' loopback, 10.0.0.0/8,::1 , 192.0.2.10, fd00::/8 ' }).trustProxy, [
+      'loopback',
+      '10.0.0.0/8',
+      '::1',
+      '192.0.2.10',
+      'fd00::/8',
+    ]);
     assert.deepEqual(loadConfig({}).trustProxy, []);
     for (const bad of ['true', '*', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', 'proxy.example', '10.0.0.256', '10.0.0.0/x']) {
       assert.throws(

@@ -26,14 +26,62 @@ const long = 'd'.repeat(2000);
 const schemaNoise = /must be null|anyOf|oneOf|must match|must NOT|schema|must be (string|integer|number|object|array|boolean)$/;
 
 const refused: Case[] = [
-  { what: 'create: id with a space, description too long', method: 'POST', path: '/groups', body: { group_id: 'has space', group_description: long }, fields: ['group_id', 'group_description'] },
-  { what: 'create: reserved id, description of the wrong type', method: 'POST', path: '/groups', body: { group_id: 'Unassigned', group_description: 5 }, fields: ['group_id', 'group_description'] },
-  { what: 'create: id missing, unknown field', method: 'POST', path: '/groups', body: { group_description: 'x', colour: 'red' }, fields: ['group_id', 'colour'] },
-  { what: 'rename: bad path id and bad new id', method: 'POST', path: '/groups/a%20b/rename', body: { group_id: 'x/y' }, fields: ['groupid', 'group_id'] },
-  { what: 'rename: new id too long, unknown field', method: 'POST', path: '/groups/valid-group/rename', body: { group_id: 'g'.repeat(65), note: 1 }, fields: ['group_id', 'note'] },
-  { what: 'assign: bad tuid and bad group', method: 'POST', path: '/things/bad%20tuid/group', body: { group_id: 'a#b' }, fields: ['tuid', 'group_id'] },
-  { what: 'installation: bad tuid and unknown status', method: 'POST', path: '/things/bad%20tuid/installations', body: { installation_status: 'broken' }, fields: ['tuid', 'installation_status'] },
-  { what: 'installation: status of the wrong type, unknown field', method: 'POST', path: '/things/V-1/installations', body: { installation_status: 3, note: 'x' }, fields: ['installation_status', 'note'] },
+  {
+    what: 'create: id with a space, description too long',
+    method: 'POST',
+    path: '/groups',
+    body: { group_id: 'has space', group_description: long },
+    fields: ['group_id', 'group_description'],
+  },
+  {
+    what: 'create: reserved id, description of the wrong type',
+    method: 'POST',
+    path: '/groups',
+    body: { group_id: 'Unassigned', group_description: 5 },
+    fields: ['group_id', 'group_description'],
+  },
+  {
+    what: 'create: id missing, unknown field',
+    method: 'POST',
+    path: '/groups',
+    body: { group_description: 'x', colour: 'red' },
+    fields: ['group_id', 'colour'],
+  },
+  {
+    what: 'rename: bad path id and bad new id',
+    method: 'POST',
+    path: '/groups/a%20b/rename',
+    body: { group_id: 'x/y' },
+    fields: ['groupid', 'group_id'],
+  },
+  {
+    what: 'rename: new id too long, unknown field',
+    method: 'POST',
+    path: '/groups/valid-group/rename',
+    body: { group_id: 'g'.repeat(65), note: 1 },
+    fields: ['group_id', 'note'],
+  },
+  {
+    what: 'assign: bad tuid and bad group',
+    method: 'POST',
+    path: '/things/bad%20tuid/group',
+    body: { group_id: 'a#b' },
+    fields: ['tuid', 'group_id'],
+  },
+  {
+    what: 'installation: bad tuid and unknown status',
+    method: 'POST',
+    path: '/things/bad%20tuid/installations',
+    body: { installation_status: 'broken' },
+    fields: ['tuid', 'installation_status'],
+  },
+  {
+    what: 'installation: status of the wrong type, unknown field',
+    method: 'POST',
+    path: '/things/V-1/installations',
+    body: { installation_status: 3, note: 'x' },
+    fields: ['installation_status', 'note'],
+  },
   {
     what: 'commands: several bad fields over two commands',
     method: 'POST',
@@ -44,12 +92,39 @@ const refused: Case[] = [
     ],
     fields: ['commands[0].tsmEv', 'commands[0].transactionId', 'commands[1].measurementInterval', 'commands[1].colour'],
   },
-  { what: 'client token: empty id, secret of the wrong type', method: 'POST', path: '/auth/client-token', body: { client_id: '', client_secret: 5 }, fields: ['client_id', 'client_secret'], auth: false },
-  { what: 'messages: bad tuid, limit and id list', method: 'GET', path: '/things/bad%20tuid/messages?limit=x&messageid=a,b', fields: ['tuid', 'limit', 'messageid'] },
-  { what: 'messages: limit missing, from not a number', method: 'GET', path: '/things/V-1/messages?from=yesterday', fields: ['limit', 'from'] },
-  { what: 'things: limit, status and q', method: 'GET', path: `/things?limit=0&installation_status=gone&q=${'q'.repeat(65)}`, fields: ['limit', 'installation_status', 'q'] },
+  {
+    what: 'client token: empty id, secret of the wrong type',
+    method: 'POST',
+    path: '/auth/client-token',
+    body: { client_id: '', client_secret: 5 },
+    fields: ['client_id', 'client_secret'],
+    auth: false,
+  },
+  {
+    what: 'messages: bad tuid, limit and id list',
+    method: 'GET',
+    path: '/things/bad%20tuid/messages?limit=x&messageid=a,b',
+    fields: ['tuid', 'limit', 'messageid'],
+  },
+  {
+    what: 'messages: limit missing, from not a number',
+    method: 'GET',
+    path: '/things/V-1/messages?from=yesterday',
+    fields: ['limit', 'from'],
+  },
+  {
+    what: 'things: limit, status and q',
+    method: 'GET',
+    path: `/things?limit=0&installation_status=gone&q=${'q'.repeat(65)}`,
+    fields: ['limit', 'installation_status', 'q'],
+  },
   { what: 'groups: limit and q', method: 'GET', path: '/groups?limit=5000&q=%00', fields: ['limit', 'q'] },
-  { what: 'installation history: bad tuid and limit', method: 'GET', path: '/things/bad%20tuid/installations?limit=-1', fields: ['tuid', 'limit'] },
+  {
+    what: 'installation history: bad tuid and limit',
+    method: 'GET',
+    path: '/things/bad%20tuid/installations?limit=-1',
+    fields: ['tuid', 'limit'],
+  },
   { what: 'alerts: from and to', method: 'GET', path: '/things/V-1/alerts?from=-5&to=soon', fields: ['from', 'to'] },
   { what: 'group things: bad group id', method: 'GET', path: '/groups/a%2Bb/things', fields: ['groupid'] },
 ];
@@ -61,7 +136,12 @@ const accepted: Omit<Case, 'fields'>[] = [
   { what: 'assign', method: 'POST', path: '/things/V-1/group', body: { group_id: 'renamed-group' } },
   { what: 'unassign', method: 'POST', path: '/things/V-1/group', body: { group_id: 'unassigned' } },
   { what: 'installation', method: 'POST', path: '/things/V-1/installations', body: { installation_status: 'installed' } },
-  { what: 'commands', method: 'POST', path: '/things/V-1/commands', body: [{ tsmId: 1500, tsmEv: 30, transactionId: 7, measurementInterval: 60, reportInterval: 300 }] },
+  {
+    what: 'commands',
+    method: 'POST',
+    path: '/things/V-1/commands',
+    body: [{ tsmId: 1500, tsmEv: 30, transactionId: 7, measurementInterval: 60, reportInterval: 300 }],
+  },
   { what: 'messages', method: 'GET', path: '/things/V-1/messages?limit=5&messageid=1112&from=0' },
   { what: 'things', method: 'GET', path: '/things?limit=10&installation_status=installed&q=V' },
   { what: 'groups', method: 'GET', path: '/groups?limit=5&q=group' },
@@ -80,7 +160,10 @@ describe('validation errors name every bad field once, in words', () => {
   });
   after(() => server?.stop());
 
-  const send = (c: Omit<Case, 'fields'>): Promise<RestResponse<{ code: string; message: string; errors: { field: string; message: string }[] }>> => rest.request(c.method, c.path, { body: c.body, auth: c.auth });
+  const send = (
+    c: Omit<Case, 'fields'>,
+  ): Promise<RestResponse<{ code: string; message: string; errors: { field: string; message: string }[] }>> =>
+    rest.request(c.method, c.path, { body: c.body, auth: c.auth });
 
   for (const c of refused) {
     test(`${c.what}: 400 naming ${c.fields.join(', ')}`, async () => {

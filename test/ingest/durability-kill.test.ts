@@ -34,7 +34,9 @@ describe('durability (SPEC section 6)', () => {
       for (let seq = 0; seq < total; seq++) {
         // Up to 100 publishes in flight, so the kill lands while many are unacknowledged.
         while (sent.length - acknowledged.size >= 100) await new Promise((resolve) => setTimeout(resolve, 2));
-        const payload = JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: `KILL-${seq % 20}`, tsmGw: 'GW-K', batl: seq % 100 }]);
+        const payload = JSON.stringify([
+          { tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: `KILL-${seq % 20}`, tsmGw: 'GW-K', batl: seq % 100 },
+        ]);
         sent.push(seq);
         publisher.publish('thingdesk/acme/up/GW-K', payload, { qos: 1 }, (error) => {
           if (!error) acknowledged.add(seq);
@@ -63,7 +65,9 @@ describe('durability (SPEC section 6)', () => {
     }
     const db = new SqliteDatabase(databaseUrl.slice('file:'.length), { readonly: true });
     try {
-      const rows = db.prepare<[], { tsm_ts: number; n: number }>("select tsm_ts, count(*) as n from messages where tuid like 'KILL-%' group by tsm_ts").all();
+      const rows = db
+        .prepare<[], { tsm_ts: number; n: number }>("select tsm_ts, count(*) as n from messages where tuid like 'KILL-%' group by tsm_ts")
+        .all();
       const counts = new Map(rows.map((row) => [row.tsm_ts - t0, row.n]));
       const missing = [...acknowledged].filter((seq) => !counts.has(seq));
       const doubled = [...counts].filter(([, n]) => n !== 1);

@@ -17,12 +17,16 @@ for (const target of storeTargets) {
     let gateway: MqttClient;
     const publish = (payload: unknown, gatewayTuid = 'GW-1') =>
       gateway.publishAsync(`thingdesk/acme/up/${gatewayTuid}`, typeof payload === 'string' ? payload : JSON.stringify(payload), { qos: 1 });
-    const messagesOf = async (tuid: string) => (await server.app.store.messages.listJson({ tuid, limit: 100 })).map((text) => JSON.parse(text) as Record<string, unknown>);
+    const messagesOf = async (tuid: string) =>
+      (await server.app.store.messages.listJson({ tuid, limit: 100 })).map((text) => JSON.parse(text) as Record<string, unknown>);
     const deadLetters = () => server.app.store.deadLetters.list({ organizationId: 'acme', limit: 100 });
 
     before(async () => {
       server = await startTestApp({ DATABASE_URL: await target.createUrl() });
-      gateway = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
+      gateway = await connectMqtt(server.mqttUrl, {
+        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+      });
     });
     after(() => server?.stop());
 
@@ -44,7 +48,9 @@ for (const target of storeTargets) {
 
     test('a single object is accepted as well as an array', async () => {
       await publish({ tsmId: 1112, tsmEv: 10, tsmTs: t0, tsmTuid: 'SINGLE-1', uptime: 3600 });
-      assert.deepEqual(await messagesOf('SINGLE-1'), [{ tsmId: 1112, tsmEv: 10, tsmTs: t0, tsmTuid: 'SINGLE-1', uptime: 3600, deploymentGroupId: 'unassigned' }]);
+      assert.deepEqual(await messagesOf('SINGLE-1'), [
+        { tsmId: 1112, tsmEv: 10, tsmTs: t0, tsmTuid: 'SINGLE-1', uptime: 3600, deploymentGroupId: 'unassigned' },
+      ]);
     });
 
     test('unknown ids and unknown fields are stored as received, not flagged', async () => {
@@ -58,23 +64,44 @@ for (const target of storeTargets) {
       assert.equal(stored[1]?.carbonDioxide, 612);
     });
 
-    test('a message breaking its id\'s rules is stored anyway, flagged and counted', async () => {
+    test("a message breaking its id's rules is stored anyway, flagged and counted", async () => {
       const before = await metricValue(server, 'thingdesk_ingest_flagged_total');
       await publish([{ tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'FLAG-1', batl: 'full' }]);
-      assert.deepEqual(await messagesOf('FLAG-1'), [{ tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'FLAG-1', batl: 'full', deploymentGroupId: 'unassigned' }]);
+      assert.deepEqual(await messagesOf('FLAG-1'), [
+        { tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'FLAG-1', batl: 'full', deploymentGroupId: 'unassigned' },
+      ]);
       assert.equal((await metricValue(server, 'thingdesk_ingest_flagged_total')) - before, 1);
     });
 
     test('unreadable payloads and messages go to the dead letters with the reason; the connection and the rest survive', async () => {
       await publish('this is not json');
-      await publish([{ tsmId: 1110, tsmTs: t0, batl: 50 }, { tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'DEAD-OK', batl: 50 }, 42, { tsmTuid: 'bad tuid!', tsmId: 1, tsmTs: 1 }]);
+      await publish([
+        { tsmId: 1110, tsmTs: t0, batl: 50 },
+        { tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'DEAD-OK', batl: 50 },
+        42,
+        { tsmTuid: 'bad tuid!', tsmId: 1, tsmTs: 1 },
+      ]);
       const letters = await deadLetters();
       const reasons = letters.map((l) => l.reason);
-      assert.ok(reasons.some((r) => r.startsWith('payload is not JSON')), reasons.join('\n'));
-      assert.ok(reasons.some((r) => r.startsWith('message [0]:') && r.includes('tsmTuid')), reasons.join('\n'));
-      assert.ok(reasons.some((r) => r.startsWith('message [2]:')), reasons.join('\n'));
-      assert.ok(reasons.some((r) => r.startsWith('message [3]: tsmTuid must match')), reasons.join('\n'));
-      assert.ok(letters.some((l) => l.payload === 'this is not json' && l.source === 'thingdesk/acme/up/GW-1' && l.client === 'acme-gateway'));
+      assert.ok(
+        reasons.some((r) => r.startsWith('payload is not JSON')),
+        reasons.join('\n'),
+      );
+      assert.ok(
+        reasons.some((r) => r.startsWith('message [0]:') && r.includes('tsmTuid')),
+        reasons.join('\n'),
+      );
+      assert.ok(
+        reasons.some((r) => r.startsWith('message [2]:')),
+        reasons.join('\n'),
+      );
+      assert.ok(
+        reasons.some((r) => r.startsWith('message [3]: tsmTuid must match')),
+        reasons.join('\n'),
+      );
+      assert.ok(
+        letters.some((l) => l.payload === 'this is not json' && l.source === 'thingdesk/acme/up/GW-1' && l.client === 'acme-gateway'),
+      );
       assert.equal((await messagesOf('DEAD-OK')).length, 1, 'the good message of the array is stored');
       assert.ok(gateway.connected);
     });
@@ -85,18 +112,33 @@ for (const target of storeTargets) {
         { tsmId: 1110, tsmEv: 10, tsmTs: t0 + 20, tsmTuid: 'SUM-1', tsmGw: 'GW-1', batl: 77.6 },
         { tsmId: 1210, tsmEv: 10, tsmTs: t0 + 30, tsmTuid: 'SUM-1', tsmGw: 'GW-1', lat: 60.17, lon: 24.94, lacr: 5 },
       ]);
-      await publish([
-        { tsmId: 1100, tsmEv: 11, tsmTs: t0 + 5, tsmTuid: 'SUM-1', tsmGw: 'GW-2', swVersion: '1.0.0' },
-        { tsmId: 1110, tsmEv: 10, tsmTs: t0 + 1, tsmTuid: 'SUM-1', tsmGw: 'GW-2', batl: 99 },
-        { tsmId: 1210, tsmEv: 10, tsmTs: t0 + 2, tsmTuid: 'SUM-1', tsmGw: 'GW-2', lat: 1, lon: 2 },
-        { tsmId: 12100, tsmEv: 10, tsmTs: t0 + 3, tsmTuid: 'SUM-1', tsmGw: 'GW-2', temp: 1 },
-      ], 'GW-2');
+      await publish(
+        [
+          { tsmId: 1100, tsmEv: 11, tsmTs: t0 + 5, tsmTuid: 'SUM-1', tsmGw: 'GW-2', swVersion: '1.0.0' },
+          { tsmId: 1110, tsmEv: 10, tsmTs: t0 + 1, tsmTuid: 'SUM-1', tsmGw: 'GW-2', batl: 99 },
+          { tsmId: 1210, tsmEv: 10, tsmTs: t0 + 2, tsmTuid: 'SUM-1', tsmGw: 'GW-2', lat: 1, lon: 2 },
+          { tsmId: 12100, tsmEv: 10, tsmTs: t0 + 3, tsmTuid: 'SUM-1', tsmGw: 'GW-2', temp: 1 },
+        ],
+        'GW-2',
+      );
       const thing = await server.app.store.things.get('SUM-1');
-      assert.deepEqual(thing?.summary, { timestamp: t0 + 30, gatewayTuid: 'GW-1', batteryLevel: 77.6, version: '2.0.0', location: { lat: 60.17, lon: 24.94 } });
+      assert.deepEqual(thing?.summary, {
+        timestamp: t0 + 30,
+        gatewayTuid: 'GW-1',
+        batteryLevel: 77.6,
+        version: '2.0.0',
+        location: { lat: 60.17, lon: 24.94 },
+      });
       assert.equal(thing?.lastHeardGatewayTuid, 'GW-2', 'arrival order decides through which gateway it was last heard');
       await publish([{ tsmId: 1110, tsmEv: 10, tsmTs: t0 + 40, tsmTuid: 'SUM-1', tsmGw: 'GW-2', batl: 12 }], 'GW-2');
       const newer = await server.app.store.things.get('SUM-1');
-      assert.deepEqual(newer?.summary, { timestamp: t0 + 40, gatewayTuid: 'GW-2', batteryLevel: 12, version: '2.0.0', location: { lat: 60.17, lon: 24.94 } });
+      assert.deepEqual(newer?.summary, {
+        timestamp: t0 + 40,
+        gatewayTuid: 'GW-2',
+        batteryLevel: 12,
+        version: '2.0.0',
+        location: { lat: 60.17, lon: 24.94 },
+      });
     });
 
     test('a redelivered message is stored once and counted as a duplicate', async () => {
@@ -112,12 +154,16 @@ for (const target of storeTargets) {
       assert.equal(await server.app.store.messages.count('DUP-1'), 2);
     });
 
-    test('a message for another organization\'s thing goes to the dead letters with the reason', async () => {
+    test("a message for another organization's thing goes to the dead letters with the reason", async () => {
       const deps = { store: server.app.store, clock: server.app.clock };
       await createOrganization(deps, { name: 'Rival', id: 'rival' });
       await createMqttCredential(deps, { organizationId: 'rival', kind: 'gateway', username: 'rival-gw', password: 'rival-gw-password' });
       const rival = await connectMqtt(server.mqttUrl, { username: 'rival-gw', password: 'rival-gw-password' });
-      await rival.publishAsync('thingdesk/rival/up/RGW', JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'RIVAL-1', batl: 1 }]), { qos: 1 });
+      await rival.publishAsync(
+        'thingdesk/rival/up/RGW',
+        JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'RIVAL-1', batl: 1 }]),
+        { qos: 1 },
+      );
       await publish([{ tsmId: 1110, tsmEv: 10, tsmTs: t0 + 1, tsmTuid: 'RIVAL-1', batl: 2 }]);
       assert.equal(await server.app.store.messages.count('RIVAL-1'), 1);
       assert.equal((await server.app.store.things.get('RIVAL-1'))?.organizationId, 'rival');
@@ -127,7 +173,12 @@ for (const target of storeTargets) {
 
     test('the data feed publishes every stored uplink once, as one object with deploymentGroupId', async () => {
       const deps = { store: server.app.store, clock: server.app.clock };
-      await createMqttCredential(deps, { organizationId: 'acme', kind: 'integration', username: 'acme-feed', password: 'acme-feed-password' });
+      await createMqttCredential(deps, {
+        organizationId: 'acme',
+        kind: 'integration',
+        username: 'acme-feed',
+        password: 'acme-feed-password',
+      });
       const feed = await connectMqtt(server.mqttUrl, { username: 'acme-feed', password: 'acme-feed-password' });
       const inbox = collectMessages(feed);
       await feed.subscribeAsync('thingdesk/acme/data/#', { qos: 1 });

@@ -14,7 +14,13 @@ const t0 = 1_790_000_000;
 
 /** Records as the ingest pipeline hands them to the writer. */
 function records(organizationId: string, messages: readonly Record<string, unknown>[]) {
-  return parseUplink(JSON.stringify(messages), { organizationId, gatewayTuid: 'GW-W', source: `thingdesk/${organizationId}/up/GW-W`, client: 'test', receivedAt: Date.now() }).records;
+  return parseUplink(JSON.stringify(messages), {
+    organizationId,
+    gatewayTuid: 'GW-W',
+    source: `thingdesk/${organizationId}/up/GW-W`,
+    client: 'test',
+    receivedAt: Date.now(),
+  }).records;
 }
 
 const connectionOf = (database: Database) => {
@@ -76,7 +82,10 @@ describe('SQLite uplink writer thread', () => {
     const main = connectionOf(database);
     main.exec("create trigger refuse_w2 before insert on messages when new.tuid = 'W-2' begin select raise(abort, 'refused by test'); end");
     try {
-      await assert.rejects(commit(records('acme', [{ tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'W-2', batl: 50 }]), []), /refused by test/);
+      await assert.rejects(
+        commit(records('acme', [{ tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'W-2', batl: 50 }]), []),
+        /refused by test/,
+      );
     } finally {
       main.exec('drop trigger refuse_w2');
     }
@@ -88,7 +97,13 @@ describe('SQLite uplink writer thread', () => {
 
   test('the main connection’s own transactions wait for the writer instead of failing', async () => {
     const pending = Array.from({ length: 20 }, (_, i) =>
-      commit(records('acme', Array.from({ length: 200 }, (_, j) => ({ tsmId: 12100, tsmTs: t0 + 100 + j, tsmTuid: `WB-${i}`, temp: j }))), []),
+      commit(
+        records(
+          'acme',
+          Array.from({ length: 200 }, (_, j) => ({ tsmId: 12100, tsmTs: t0 + 100 + j, tsmTuid: `WB-${i}`, temp: j })),
+        ),
+        [],
+      ),
     );
     // A read-then-write transaction on the main connection while the writer commits.
     for (let i = 0; i < 20; i++) {

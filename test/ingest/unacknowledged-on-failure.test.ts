@@ -16,45 +16,53 @@ after(cleanupStores);
 
 for (const protocolVersion of [4, 5] as const) {
   describe(`an uplink the store refuses is not acknowledged, MQTT ${protocolVersion === 4 ? '3.1.1' : '5'}`, () => {
-    test('the connection closes without a PUBACK; after the store recovers the resent message is stored once', { timeout: 30_000 }, async () => {
-      const server = await startTestApp();
-      const gateway = await connectAsync(server.mqttUrl, {
-        protocolVersion,
-        clientId: `busy-gw-${protocolVersion}`,
-        clean: false,
-        ...(protocolVersion === 5 && { properties: { sessionExpiryInterval: 300 } }),
-        reconnectPeriod: 100,
-        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
-        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
-      });
-      const lock = new SqliteDatabase(server.config.databaseUrl.slice('file:'.length));
-      try {
-        gateway.on('error', () => undefined);
-        const disconnects: IDisconnectPacket[] = [];
-        gateway.on('disconnect', (packet) => disconnects.push(packet));
-        let closes = 0;
-        gateway.on('close', () => (closes += 1));
+    test(
+      'the connection closes without a PUBACK; after the store recovers the resent message is stored once',
+      { timeout: 30_000 },
+      async () => {
+        const server = await startTestApp();
+        const gateway = await connectAsync(server.mqttUrl, {
+          protocolVersion,
+          clientId: `busy-gw-${protocolVersion}`,
+          clean: false,
+          ...(protocolVersion === 5 && { properties: { sessionExpiryInterval: 300 } }),
+          reconnectPeriod: 100,
+          username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+          password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+        });
+        const lock = new SqliteDatabase(server.config.databaseUrl.slice('file:'.length));
+        try {
+          gateway.on('error', () => undefined);
+          const disconnects: IDisconnectPacket[] = [];
+          gateway.on('disconnect', (packet) => disconnects.push(packet));
+          let closes = 0;
+          gateway.on('close', () => (closes += 1));
 
-        lock.exec('begin immediate');
-        let acknowledged = false;
-        const tuid = `BUSY-${protocolVersion}`;
-        const payload = JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: tuid, tsmGw: 'GW-BUSY', batl: 50 }]);
-        const published = gateway.publishAsync('thingdesk/acme/up/GW-BUSY', payload, { qos: 1 }).then(() => (acknowledged = true));
+          lock.exec('begin immediate');
+          let acknowledged = false;
+          const tuid = `BUSY-${protocolVersion}`;
+          const payload = JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: tuid, tsmGw: 'GW-BUSY', batl: 50 }]);
+          const published = gateway.publishAsync('thingdesk/acme/up/GW-BUSY', payload, { qos: 1 }).then(() => (acknowledged = true));
 
-        // The writer gives up after its busy timeout (5 s): the connection closes, and nothing was acknowledged.
-        await eventually(() => (closes > 0 ? true : undefined), 15_000, 'the platform to close the connection');
-        assert.equal(acknowledged, false);
-        if (protocolVersion === 5) assert.deepEqual(disconnects.map((packet) => packet.reasonCode), [0x89]);
+          // The writer gives up after its busy timeout (5 s): the connection closes, and nothing was acknowledged.
+          await eventually(() => (closes > 0 ? true : undefined), 15_000, 'the platform to close the connection');
+          assert.equal(acknowledged, false);
+          if (protocolVersion === 5)
+            assert.deepEqual(
+              disconnects.map((packet) => packet.reasonCode),
+              [0x89],
+            );
 
-        lock.exec('rollback');
-        await published;
-        assert.equal(await server.app.store.messages.count(tuid), 1);
-      } finally {
-        if (lock.inTransaction) lock.exec('rollback');
-        lock.close();
-        await gateway.endAsync(true);
-        await server.stop();
-      }
-    });
+          lock.exec('rollback');
+          await published;
+          assert.equal(await server.app.store.messages.count(tuid), 1);
+        } finally {
+          if (lock.inTransaction) lock.exec('rollback');
+          lock.close();
+          await gateway.endAsync(true);
+          await server.stop();
+        }
+      },
+    );
   });
 }

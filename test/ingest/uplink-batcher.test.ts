@@ -10,7 +10,9 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 function manualStore() {
   const commits: { size: number; finish(): void }[] = [];
   const commit = (records: readonly UplinkRecord[]) =>
-    new Promise<IngestBatchResult>((resolve) => commits.push({ size: records.length, finish: () => resolve({ stored: [], duplicates: 0, deadLetters: [], claimed: [] }) }));
+    new Promise<IngestBatchResult>((resolve) =>
+      commits.push({ size: records.length, finish: () => resolve({ stored: [], duplicates: 0, deadLetters: [], claimed: [] }) }),
+    );
   return { commits, commit };
 }
 
@@ -78,7 +80,10 @@ describe('uplink batcher: a payload the store refuses (issue 12 item 6)', () => 
       batcher.submit([poison], [], poisoned),
       batcher.submit([record(2)], [], poisoned),
     ]);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'fulfilled'],
+    );
     assert.deepEqual(store.written, [
       { tuids: ['B-1'], deadLetters: [] },
       { tuids: [], deadLetters: ['refused: reached memory limit'] },
@@ -90,7 +95,10 @@ describe('uplink batcher: a payload the store refuses (issue 12 item 6)', () => 
     const store = pickyStore(() => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     const batcher = new UplinkBatcher(store.commit, { maxBatch: 100, maxConcurrent: 1 }, () => undefined);
     const results = await Promise.allSettled([batcher.submit([record(1)], [], poisoned), batcher.submit([poison], [], poisoned)]);
-    assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
     assert.deepEqual(store.written, []);
   });
 

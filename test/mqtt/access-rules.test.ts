@@ -17,7 +17,8 @@ describe('MQTT access rules', () => {
     [integration, 'thingdesk/acme/data/unassigned/T/1110', false],
   ];
   for (const [principal, topic, allowed] of publishCases) {
-    test(`${principal.kind} publish to ${topic}: ${allowed ? 'allowed' : 'refused'}`, () => assert.equal(mayPublish(principal, topic), allowed));
+    test(`${principal.kind} publish to ${topic}: ${allowed ? 'allowed' : 'refused'}`, () =>
+      assert.equal(mayPublish(principal, topic), allowed));
   }
 
   const subscribeCases: [MqttPrincipal, string, boolean][] = [
@@ -43,7 +44,8 @@ describe('MQTT access rules', () => {
     [integration, 'thingdesk/acme/#', false],
   ];
   for (const [principal, filter, allowed] of subscribeCases) {
-    test(`${principal.kind} subscribe to ${filter}: ${allowed ? 'allowed' : 'refused'}`, () => assert.equal(maySubscribe(principal, filter, feed), allowed));
+    test(`${principal.kind} subscribe to ${filter}: ${allowed ? 'allowed' : 'refused'}`, () =>
+      assert.equal(maySubscribe(principal, filter, feed), allowed));
   }
 
   test('a custom feed template is respected', () => {

@@ -35,22 +35,33 @@ for (const protocolVersion of [4, 5] as const) {
       const deps = { store: server.app.store, clock: server.app.clock };
       await createMqttCredential(deps, { organizationId: 'acme', kind: 'integration', ...integration });
       await createOrganization(deps, { name: 'Other', id: 'other' });
-      await createMqttCredential(deps, { organizationId: 'other', kind: 'gateway', username: 'other-gateway', password: 'other-gateway-password' });
-      await createMqttCredential(deps, { organizationId: 'acme', kind: 'gateway', username: 'revoked-gateway', password: 'revoked-password' });
+      await createMqttCredential(deps, {
+        organizationId: 'other',
+        kind: 'gateway',
+        username: 'other-gateway',
+        password: 'other-gateway-password',
+      });
+      await createMqttCredential(deps, {
+        organizationId: 'acme',
+        kind: 'gateway',
+        username: 'revoked-gateway',
+        password: 'revoked-password',
+      });
       await revokeMqttCredential(deps, { username: 'revoked-gateway' });
     });
     after(() => server?.stop());
 
     // MQTT 3.1.1 has no Receive Maximum.
-    if (protocolVersion === 5) test('an MQTT 5 client is told the Receive Maximum (MQTT_RECEIVE_MAXIMUM) in the CONNACK', async () => {
-      const client = mqtt.connect(server.mqttUrl, { protocolVersion, reconnectPeriod: 0, ...gateway });
-      try {
-        const connack = await new Promise<IConnackPacket>((resolve) => client.once('connect', resolve));
-        assert.equal(connack.properties?.receiveMaximum, 32, 'the default of MQTT_RECEIVE_MAXIMUM');
-      } finally {
-        await client.endAsync(true);
-      }
-    });
+    if (protocolVersion === 5)
+      test('an MQTT 5 client is told the Receive Maximum (MQTT_RECEIVE_MAXIMUM) in the CONNACK', async () => {
+        const client = mqtt.connect(server.mqttUrl, { protocolVersion, reconnectPeriod: 0, ...gateway });
+        try {
+          const connack = await new Promise<IConnackPacket>((resolve) => client.once('connect', resolve));
+          assert.equal(connack.properties?.receiveMaximum, 32, 'the default of MQTT_RECEIVE_MAXIMUM');
+        } finally {
+          await client.endAsync(true);
+        }
+      });
 
     test('a known credential connects; no, wrong and revoked credentials are refused', async () => {
       await connect(gateway);
@@ -60,14 +71,19 @@ for (const protocolVersion of [4, 5] as const) {
       await assert.rejects(connect({ username: 'revoked-gateway', password: 'revoked-password' }), /Bad user ?name or password/i);
     });
 
-    test('a gateway may publish to its organization\'s up topic (acknowledged and stored) but not to another\'s', async () => {
+    test("a gateway may publish to its organization's up topic (acknowledged and stored) but not to another's", async () => {
       const client = await connect(gateway);
       const message = { tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: 'ACCESS-1', tsmGw: 'GW-A', batl: 80 };
       await client.publishAsync('thingdesk/acme/up/GW-A', JSON.stringify([message]), { qos: 1 });
       assert.equal(await server.app.store.messages.count('ACCESS-1'), 1, 'committed before the PUBACK');
 
       const intruder = await connect(gateway);
-      await assertPublishRefused(intruder, protocolVersion, 'thingdesk/other/up/GW-A', JSON.stringify([{ ...message, tsmTuid: 'ACCESS-2' }]));
+      await assertPublishRefused(
+        intruder,
+        protocolVersion,
+        'thingdesk/other/up/GW-A',
+        JSON.stringify([{ ...message, tsmTuid: 'ACCESS-2' }]),
+      );
       assert.equal(await server.app.store.things.get('ACCESS-2'), undefined);
     });
 
@@ -76,25 +92,36 @@ for (const protocolVersion of [4, 5] as const) {
       await assertPublishRefused(client, protocolVersion, 'thingdesk/acme/down/ACCESS-1', '[]');
     });
 
-    test('a gateway may subscribe to its organization\'s down topics only', async () => {
+    test("a gateway may subscribe to its organization's down topics only", async () => {
       const client = await connect(gateway);
       assert.deepEqual(await grantedQos(client, ['thingdesk/acme/down/+', 'thingdesk/acme/down/T-1']), [1, 1]);
-      assert.deepEqual(await grantedQos(client, ['thingdesk/other/down/+', 'thingdesk/acme/up/+', 'thingdesk/acme/data/#', '#']), [128, 128, 128, 128]);
+      assert.deepEqual(
+        await grantedQos(client, ['thingdesk/other/down/+', 'thingdesk/acme/up/+', 'thingdesk/acme/data/#', '#']),
+        [128, 128, 128, 128],
+      );
     });
 
-    test('an integration may subscribe to its organization\'s data feed and alerts, not to others\' or to uplinks', async () => {
+    test("an integration may subscribe to its organization's data feed and alerts, not to others' or to uplinks", async () => {
       const client = await connect(integration);
       assert.deepEqual(await grantedQos(client, ['thingdesk/acme/data/#', 'thingdesk/acme/alerts']), [1, 1]);
-      assert.deepEqual(await grantedQos(client, ['thingdesk/other/data/#', 'thingdesk/acme/up/+', 'thingdesk/acme/down/+']), [128, 128, 128]);
+      assert.deepEqual(
+        await grantedQos(client, ['thingdesk/other/data/#', 'thingdesk/acme/up/+', 'thingdesk/acme/down/+']),
+        [128, 128, 128],
+      );
     });
 
     test('an integration may not publish at all', async () => {
       const client = await connect(integration);
-      await assertPublishRefused(client, protocolVersion, 'thingdesk/acme/up/GW-X', JSON.stringify({ tsmId: 1110, tsmTs: 1, tsmTuid: 'ACCESS-3', batl: 1 }));
+      await assertPublishRefused(
+        client,
+        protocolVersion,
+        'thingdesk/acme/up/GW-X',
+        JSON.stringify({ tsmId: 1110, tsmTs: 1, tsmTuid: 'ACCESS-3', batl: 1 }),
+      );
       assert.equal(await server.app.store.things.get('ACCESS-3'), undefined);
     });
 
-    test('the other organization\'s gateway sees nothing of acme\'s downlinks', async () => {
+    test("the other organization's gateway sees nothing of acme's downlinks", async () => {
       const acme = await connect(gateway);
       const other = await connect({ username: 'other-gateway', password: 'other-gateway-password' });
       const acmeInbox = collectMessages(acme);

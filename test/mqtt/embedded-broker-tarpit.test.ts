@@ -44,10 +44,14 @@ describe('embedded broker: abusive reconnect loops', () => {
     await gateway.endAsync();
   });
 
-
   test('a credential that sent 10 oversized packets waits 2 s for each CONNECT answer; other credentials do not', async () => {
     const deps = { store: server.app.store, clock: server.app.clock };
-    await createMqttCredential(deps, { organizationId: 'acme', kind: 'gateway', username: 'oversize-gw', password: 'oversize-gateway-password' });
+    await createMqttCredential(deps, {
+      organizationId: 'acme',
+      kind: 'gateway',
+      username: 'oversize-gw',
+      password: 'oversize-gateway-password',
+    });
     const oversize = { username: 'oversize-gw', password: 'oversize-gateway-password', reconnectPeriod: 0 };
     for (let i = 0; i < 10; i++) {
       const client = await connectMqtt(server.mqttUrl, oversize);
@@ -61,7 +65,9 @@ describe('embedded broker: abusive reconnect loops', () => {
     const held = performance.now() - started;
     assert.ok(held >= 1800, `the credential's CONNECT was answered after ${Math.round(held)} ms`);
     started = performance.now();
-    await (await connectMqtt(server.mqttUrl, { username: 'acme-gateway', password: 'acme-gateway-password', reconnectPeriod: 0 })).endAsync();
+    await (
+      await connectMqtt(server.mqttUrl, { username: 'acme-gateway', password: 'acme-gateway-password', reconnectPeriod: 0 })
+    ).endAsync();
     assert.ok(performance.now() - started < 1500, 'another credential is answered without waiting');
   });
 });

@@ -66,7 +66,11 @@ for (const protocolVersion of [4, 5] as const) {
       const victim = await connect({ ...acme, clientId });
       await assert.rejects(connect({ ...other, clientId }), refusedId);
       assert.equal(victim.connected, true);
-      await victim.publishAsync('thingdesk/acme/up/GW-LIVE', JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: `LIVE-${protocolVersion}`, tsmGw: 'GW-LIVE', batl: 70 }]), { qos: 1 });
+      await victim.publishAsync(
+        'thingdesk/acme/up/GW-LIVE',
+        JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: `LIVE-${protocolVersion}`, tsmGw: 'GW-LIVE', batl: 70 }]),
+        { qos: 1 },
+      );
       assert.equal(await server.app.store.messages.count(`LIVE-${protocolVersion}`), 1);
 
       const closed = closedPromise(victim);
@@ -78,14 +82,18 @@ for (const protocolVersion of [4, 5] as const) {
       const clientId = `clean-id-${protocolVersion}`;
       const first = await connect({ ...acme, clientId, clean: true });
       await first.endAsync();
-      await eventually(async () => {
-        try {
-          await connect({ ...other, clientId, clean: true });
-          return true;
-        } catch {
-          return undefined;
-        }
-      }, 3000, 'the client id to be free');
+      await eventually(
+        async () => {
+          try {
+            await connect({ ...other, clientId, clean: true });
+            return true;
+          } catch {
+            return undefined;
+          }
+        },
+        3000,
+        'the client id to be free',
+      );
     });
 
     test('a revoked credential loses its live connections at once and cannot reconnect', async () => {
@@ -113,9 +121,15 @@ for (const protocolVersion of [4, 5] as const) {
     test('a retained uplink is stored but not kept by the broker', async () => {
       const client = await connect(acme);
       const tuid = `RETAIN-${protocolVersion}`;
-      await client.publishAsync('thingdesk/acme/up/GW-R', JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: tuid, tsmGw: 'GW-R', batl: 50 }]), { qos: 1, retain: true });
+      await client.publishAsync(
+        'thingdesk/acme/up/GW-R',
+        JSON.stringify([{ tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: tuid, tsmGw: 'GW-R', batl: 50 }]),
+        { qos: 1, retain: true },
+      );
       assert.equal(await server.app.store.messages.count(tuid), 1);
-      const broker = (server.app.mqtt as unknown as { broker: { persistence: { createRetainedStreamCombi(patterns: string[]): AsyncIterable<unknown> } } }).broker;
+      const broker = (
+        server.app.mqtt as unknown as { broker: { persistence: { createRetainedStreamCombi(patterns: string[]): AsyncIterable<unknown> } } }
+      ).broker;
       const retained: unknown[] = [];
       for await (const packet of broker.persistence.createRetainedStreamCombi(['thingdesk/#'])) retained.push(packet);
       assert.deepEqual(retained, []);
@@ -123,7 +137,14 @@ for (const protocolVersion of [4, 5] as const) {
 
     test('a packet over MQTT_MAX_PACKET_SIZE is refused; one under it is taken', async () => {
       const client = await connect(acme);
-      const message = JSON.stringify({ tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: `BIG-${protocolVersion}`, tsmGw: 'GW-B', batl: 40 });
+      const message = JSON.stringify({
+        tsmId: 1110,
+        tsmEv: 10,
+        tsmTs: 1_790_000_000,
+        tsmTuid: `BIG-${protocolVersion}`,
+        tsmGw: 'GW-B',
+        batl: 40,
+      });
       // JSON allows any amount of whitespace: the size is the packet's, the content one small message.
       await client.publishAsync('thingdesk/acme/up/GW-B', `[${message}${' '.repeat(200_000)}]`, { qos: 1 });
       assert.equal(await server.app.store.messages.count(`BIG-${protocolVersion}`), 1);
@@ -134,15 +155,16 @@ for (const protocolVersion of [4, 5] as const) {
       assert.equal(await server.app.store.messages.count(`HUGE-${protocolVersion}`), 0);
     });
 
-    if (protocolVersion === 5) test('MQTT 5 clients are told the Maximum Packet Size in the CONNACK', async () => {
-      const client = mqtt.connect(server.mqttUrl, { protocolVersion, reconnectPeriod: 0, ...acme });
-      try {
-        const connack = await new Promise<IConnackPacket>((resolve) => client.once('connect', resolve));
-        assert.equal(connack.properties?.maximumPacketSize, 262_144);
-      } finally {
-        await client.endAsync(true);
-      }
-    });
+    if (protocolVersion === 5)
+      test('MQTT 5 clients are told the Maximum Packet Size in the CONNACK', async () => {
+        const client = mqtt.connect(server.mqttUrl, { protocolVersion, reconnectPeriod: 0, ...acme });
+        try {
+          const connack = await new Promise<IConnackPacket>((resolve) => client.once('connect', resolve));
+          assert.equal(connack.properties?.maximumPacketSize, 262_144);
+        } finally {
+          await client.endAsync(true);
+        }
+      });
   });
 }
 

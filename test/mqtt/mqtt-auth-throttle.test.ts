@@ -20,7 +20,8 @@ for (const protocolVersion of [4, 5] as const) {
       server = await startTestApp({ MQTT_AUTH_FAILURES_PER_USERNAME: '3', MQTT_AUTH_FAILURES_PER_ADDRESS: '6' }, { clock });
     });
     after(() => server?.stop());
-    const connect = (username: string, password: string) => connectMqtt(server.mqttUrl, { protocolVersion, username, password, reconnectPeriod: 0 });
+    const connect = (username: string, password: string) =>
+      connectMqtt(server.mqttUrl, { protocolVersion, username, password, reconnectPeriod: 0 });
     const gateway = testBootstrap.BOOTSTRAP_MQTT_USERNAME;
     const rightPassword = testBootstrap.BOOTSTRAP_MQTT_PASSWORD;
 

@@ -50,7 +50,12 @@ async function floodingBroker(publishes: number, answers: BrokerAnswers = {}): P
           // Written as fast as the socket takes them: a broker that respected the limit would stop at it.
           while (sent < publishes) {
             sent += 1;
-            const fits = socket.write(mqttPacket.generate({ cmd: 'publish', topic: 'thingdesk/o/up/GW', payload, qos: 1, messageId: (sent % 65_535) + 1, dup: false, retain: false }, { protocolVersion: 5 }));
+            const fits = socket.write(
+              mqttPacket.generate(
+                { cmd: 'publish', topic: 'thingdesk/o/up/GW', payload, qos: 1, messageId: (sent % 65_535) + 1, dup: false, retain: false },
+                { protocolVersion: 5 },
+              ),
+            );
             if (!fits) return void socket.once('drain', flood);
           }
         };
@@ -88,7 +93,10 @@ test('a broker that sends past the Receive Maximum is read no further until upli
     await eventually(() => (consumer.inFlight >= 100 ? true : undefined), 5000, '100 uplinks in flight');
     await new Promise((resolve) => setTimeout(resolve, 300));
     // What one read of the socket carried may go past the limit; the rest stays in the kernel and the broker.
-    assert.ok(consumer.inFlight < 200, `${consumer.inFlight} uplinks taken in with a Receive Maximum of 100 (the broker wrote ${broker.sent()})`);
+    assert.ok(
+      consumer.inFlight < 200,
+      `${consumer.inFlight} uplinks taken in with a Receive Maximum of 100 (the broker wrote ${broker.sent()})`,
+    );
     assert.equal(broker.acknowledged.length, 0);
 
     // Committing lets the consumer read on; every uplink arrives and is acknowledged once, in order.
@@ -110,7 +118,10 @@ test('a broker that sends past the Receive Maximum is read no further until upli
 /** A consumer on `url` whose warnings are collected. */
 function watchedConsumer(url: string) {
   const warnings: string[] = [];
-  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(String((JSON.parse(line) as { finding?: string }).finding ?? '')) });
+  const logger = pino(
+    { level: 'warn' },
+    { write: (line: string) => void warnings.push(String((JSON.parse(line) as { finding?: string }).finding ?? '')) },
+  );
   const consumer = new PipelinedConsumer({
     url,
     clientId: 'test-slot-1',
@@ -125,7 +136,9 @@ function watchedConsumer(url: string) {
 }
 
 test('broker settings that lose uplinks are named at start-up; a broker that keeps what is needed draws no warning', async () => {
-  const lossy = watchedConsumer((await floodingBroker(0, { connackProperties: { sessionExpiryInterval: 300, maximumQoS: 0, sharedSubscriptionAvailable: false } })).url);
+  const lossy = watchedConsumer(
+    (await floodingBroker(0, { connackProperties: { sessionExpiryInterval: 300, maximumQoS: 0, sharedSubscriptionAvailable: false } })).url,
+  );
   try {
     await lossy.consumer.start();
     assert.equal(lossy.warnings.length, 3, lossy.warnings.join('\n'));
@@ -135,7 +148,9 @@ test('broker settings that lose uplinks are named at start-up; a broker that kee
   } finally {
     await lossy.consumer.stop();
   }
-  const sound = watchedConsumer((await floodingBroker(0, { connackProperties: { sessionExpiryInterval: 86_400, sharedSubscriptionAvailable: true } })).url);
+  const sound = watchedConsumer(
+    (await floodingBroker(0, { connackProperties: { sessionExpiryInterval: 86_400, sharedSubscriptionAvailable: true } })).url,
+  );
   try {
     await sound.consumer.start();
     assert.deepEqual(sound.warnings, []);

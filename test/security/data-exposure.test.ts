@@ -20,7 +20,11 @@ describe('no secrets in responses or logs', () => {
   let server: TestApp;
   const logLines: string[] = [];
   const responses: string[] = [];
-  const secrets: string[] = [testBootstrap.BOOTSTRAP_PASSWORD, testBootstrap.BOOTSTRAP_CLIENT_SECRET, testBootstrap.BOOTSTRAP_MQTT_PASSWORD];
+  const secrets: string[] = [
+    testBootstrap.BOOTSTRAP_PASSWORD,
+    testBootstrap.BOOTSTRAP_CLIENT_SECRET,
+    testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+  ];
 
   before(async () => {
     const sink = new Writable({
@@ -41,7 +45,11 @@ describe('no secrets in responses or logs', () => {
       rest.post('/groups', { group_id: 'exposure' }),
       rest.post('/things/EXP-1/commands', [{ tsmId: 1500, tsmEv: 30, transactionId: 9, reportInterval: 60 }]),
       rest.get('/things/EXP-1/commands'),
-      rest.post('/auth/client-token', { client_id: testBootstrap.BOOTSTRAP_CLIENT_ID, client_secret: 'wrong-secret-value' }, { auth: false }),
+      rest.post(
+        '/auth/client-token',
+        { client_id: testBootstrap.BOOTSTRAP_CLIENT_ID, client_secret: 'wrong-secret-value' },
+        { auth: false },
+      ),
       rest.get('/things/EXP-1', { headers: { authorization: `Bearer ${token}x` }, auth: false }),
       rest.get('/no/such/route'),
     ]) {
@@ -57,12 +65,21 @@ describe('no secrets in responses or logs', () => {
     ]) {
       responses.push(JSON.stringify((await graphql.request(query)).body));
     }
-    const created = await graphql.request('mutation { createApiClient(name: "exposure") { clientId clientSecret } createMqttCredential(kind: INTEGRATION) { username password kind } }');
+    const created = await graphql.request(
+      'mutation { createApiClient(name: "exposure") { clientId clientSecret } createMqttCredential(kind: INTEGRATION) { username password kind } }',
+    );
     secrets.push(created.body.data.createApiClient.clientSecret, created.body.data.createMqttCredential.password);
-    responses.push(JSON.stringify((await graphql.request('{ apiClients { clientId name revoked } mqttCredentials { username kind revoked } }')).body));
-    const mqtt = await connectMqtt(server.mqttUrl, { username: created.body.data.createMqttCredential.username, password: created.body.data.createMqttCredential.password });
+    responses.push(
+      JSON.stringify((await graphql.request('{ apiClients { clientId name revoked } mqttCredentials { username kind revoked } }')).body),
+    );
+    const mqtt = await connectMqtt(server.mqttUrl, {
+      username: created.body.data.createMqttCredential.username,
+      password: created.body.data.createMqttCredential.password,
+    });
     await mqtt.endAsync();
-    await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: 'wrong-password' }).catch(() => undefined);
+    await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: 'wrong-password' }).catch(
+      () => undefined,
+    );
     responses.push(await (await fetch(server.url('/.well-known/jwks.json'))).text());
     responses.push(await (await fetch(server.url('/metrics'))).text());
   });

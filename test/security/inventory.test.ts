@@ -49,14 +49,28 @@ describe('API inventory', () => {
 
   test('every endpoint is documented, and nothing undocumented is', () => {
     const expected = new Set(endpoints.map(([method, path]) => `${method} ${path}`));
-    assert.deepEqual([...expected].filter((e) => !documented.has(e)), [], 'missing from OpenAPI');
-    assert.deepEqual([...documented].filter((d) => !expected.has(d)), [], 'in OpenAPI but not in the inventory');
+    assert.deepEqual(
+      [...expected].filter((e) => !documented.has(e)),
+      [],
+      'missing from OpenAPI',
+    );
+    assert.deepEqual(
+      [...documented].filter((d) => !expected.has(d)),
+      [],
+      'in OpenAPI but not in the inventory',
+    );
   });
 
   test('every endpoint is served (without a token it answers 401 or, for the token endpoint, 400 — never a 404 route miss)', async () => {
     for (const [method, path] of endpoints) {
-      const url = server.url(`${server.config.restBasePath}${path.replace('{tuid}', 'T-1').replace('{groupid}', 'g-1').replace('{tsmId}', '1110')}`);
-      const response = await fetch(url, { method: method.toUpperCase(), headers: method === 'get' || method === 'delete' ? {} : { 'content-type': 'application/json' }, body: method === 'get' || method === 'delete' ? undefined : '{}' });
+      const url = server.url(
+        `${server.config.restBasePath}${path.replace('{tuid}', 'T-1').replace('{groupid}', 'g-1').replace('{tsmId}', '1110')}`,
+      );
+      const response = await fetch(url, {
+        method: method.toUpperCase(),
+        headers: method === 'get' || method === 'delete' ? {} : { 'content-type': 'application/json' },
+        body: method === 'get' || method === 'delete' ? undefined : '{}',
+      });
       assert.ok([400, 401].includes(response.status), `${method} ${path}: ${response.status}`);
     }
   });

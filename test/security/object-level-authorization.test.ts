@@ -40,7 +40,11 @@ describe('object-level authorization across organizations (REST)', () => {
     { name: 'POST /things/{tuid}/commands', call: (c, t) => c.post(`/things/${t}/commands`, command) },
     { name: 'GET /things/{tuid}/commands', call: (c, t) => c.get(`/things/${t}/commands`) },
     { name: 'GET /things/{tuid}/alerts', call: (c, t) => c.get(`/things/${t}/alerts`) },
-    { name: 'POST /things/{tuid}/installations', claims: true, call: (c, t) => c.post(`/things/${t}/installations`, { installation_status: 'retired' }) },
+    {
+      name: 'POST /things/{tuid}/installations',
+      claims: true,
+      call: (c, t) => c.post(`/things/${t}/installations`, { installation_status: 'retired' }),
+    },
     { name: 'GET /things/{tuid}/installations', call: (c, t) => c.get(`/things/${t}/installations`) },
     { name: 'POST /things/{tuid}/group', claims: true, call: (c, t) => c.post(`/things/${t}/group`, { group_id: 'unassigned' }) },
     { name: 'GET /things/{tuid}/group', call: (c, t) => c.get(`/things/${t}/group`) },
@@ -59,14 +63,17 @@ describe('object-level authorization across organizations (REST)', () => {
       } else {
         const unknown = await call(rival, 'NO-SUCH-THING', 'no-such-group');
         assert.equal(unknown.status, 404, unknown.text);
-        const normalize = (body: { message?: string }) => ({ ...body, message: body.message?.replace(/OWNED-1|NO-SUCH-THING|owned-group|no-such-group/g, 'X') });
+        const normalize = (body: { message?: string }) => ({
+          ...body,
+          message: body.message?.replace(/OWNED-1|NO-SUCH-THING|owned-group|no-such-group/g, 'X'),
+        });
         assert.deepEqual(normalize(foreign.body as { message?: string }), normalize(unknown.body as { message?: string }));
       }
       assert.deepEqual(await snapshot(), before, 'nothing of the owner changed');
     });
   }
 
-  test('lists never show another organization\'s objects', async () => {
+  test("lists never show another organization's objects", async () => {
     assert.deepEqual((await rival.get('/things')).body.data.things, []);
     const groups = (await rival.get('/groups')).body.data.map((g: { group_id: string }) => g.group_id);
     assert.deepEqual(groups, ['unassigned']);

@@ -44,10 +44,22 @@ const cases: { name: string; commands: unknown[]; answers: Record<string, unknow
     commands: [{ tsmId: 1402, tsmEv: 35, transactionId: 11, command: 'reboot' }],
     answers: [{ tsmId: 1402, tsmEv: 36, ...from, result: -2, payload: 'unsupported command', transactionId: 11 }],
   },
-  { name: 'a command for another tuid is ignored', commands: [{ tsmId: 1500, tsmEv: 30, tsmDstTuid: 'OTHER-1', transactionId: 1, reportInterval: 5 }], answers: [] },
-  { name: 'an invalid configuration is not echoed', commands: [{ tsmId: 1500, tsmEv: 30, transactionId: 1, reportInterval: -5 }], answers: [] },
+  {
+    name: 'a command for another tuid is ignored',
+    commands: [{ tsmId: 1500, tsmEv: 30, tsmDstTuid: 'OTHER-1', transactionId: 1, reportInterval: 5 }],
+    answers: [],
+  },
+  {
+    name: 'an invalid configuration is not echoed',
+    commands: [{ tsmId: 1500, tsmEv: 30, transactionId: 1, reportInterval: -5 }],
+    answers: [],
+  },
   { name: 'a configuration without transactionId is not echoed', commands: [{ tsmId: 1504, tsmEv: 30, enabled: 0 }], answers: [] },
-  { name: 'non-objects and ids that are no configuration are ignored', commands: [null, 3, 'x', [], { tsmId: 1404, tsmEv: 23, transactionId: 2 }], answers: [] },
+  {
+    name: 'non-objects and ids that are no configuration are ignored',
+    commands: [null, 3, 'x', [], { tsmId: 1404, tsmEv: 23, transactionId: 2 }],
+    answers: [],
+  },
 ];
 
 describe('respondToCommands', () => {
@@ -78,7 +90,16 @@ describe('respondToCommands', () => {
     const sensor = device();
     respondToCommands(sensor, [{ tsmId: 12200, tsmEv: 30, transactionId: 1, weatherMode: -1, leakageMode: 1 }], now);
     const [read] = respondToCommands(sensor, [{ tsmId: 12200, tsmEv: 30, transactionId: 2 }], now);
-    assert.deepEqual(read, { tsmId: 12200, tsmEv: 31, ...from, transactionId: 2, accelerometerMode: 0, weatherMode: -1, hallMode: 0, leakageMode: 1 });
+    assert.deepEqual(read, {
+      tsmId: 12200,
+      tsmEv: 31,
+      ...from,
+      transactionId: 2,
+      accelerometerMode: 0,
+      weatherMode: -1,
+      hallMode: 0,
+      leakageMode: 1,
+    });
     assert.ok(sensor.nextMessages(now).every((message) => message.tsmId !== 12100));
   });
 
@@ -92,7 +113,13 @@ describe('respondToCommands', () => {
       ],
       now,
     );
-    assert.deepEqual(replies.map((reply) => [reply.tsmId, reply.tsmEv, reply.transactionId]), [[1505, 31, 1], [1504, 31, 2]]);
+    assert.deepEqual(
+      replies.map((reply) => [reply.tsmId, reply.tsmEv, reply.transactionId]),
+      [
+        [1505, 31, 1],
+        [1504, 31, 2],
+      ],
+    );
     assert.equal(sensor.configuration.lowPowerStorage, true);
     assert.deepEqual(sensor.nextMessages(now), []);
   });

@@ -81,7 +81,9 @@ describe('fleet through an embedded aedes broker', () => {
         measurementInterval: 30,
         reportInterval: 900,
       });
-      assert.ok(collector.publishes.some((publish) => publish.topic === 'thingdesk/test-org/up/CMD-GW-0002' && publish.messages.includes(echo)));
+      assert.ok(
+        collector.publishes.some((publish) => publish.topic === 'thingdesk/test-org/up/CMD-GW-0002' && publish.messages.includes(echo)),
+      );
       const report = await fleet.stop();
       assert.equal(report.commandsReceived, 1, 'the other gateway ignored a command for a device it does not carry');
       assert.equal(report.responsesSent, 1);
@@ -92,7 +94,15 @@ describe('fleet through an embedded aedes broker', () => {
   });
 
   test('rate 0 sends as fast as acknowledgements allow and settles exactly the budget', async () => {
-    const report = await runFleet({ url: broker.url, organizationId: 'test-org', gateways: 4, devices: 200, rate: 0, messages: 2000, tuidPrefix: 'FAST' });
+    const report = await runFleet({
+      url: broker.url,
+      organizationId: 'test-org',
+      gateways: 4,
+      devices: 200,
+      rate: 0,
+      messages: 2000,
+      tuidPrefix: 'FAST',
+    });
     assert.equal(report.messagesSent, 2000);
     assert.equal(report.messagesAcked, 2000);
     assert.equal(report.publishesAcked, 2000);
@@ -101,7 +111,14 @@ describe('fleet through an embedded aedes broker', () => {
 
   test('a held fleet sends nothing new until let go, at rate 0 and at a rate, without a burst after', async () => {
     for (const rate of [0, 400]) {
-      const fleet = await startFleet({ url: broker.url, organizationId: 'test-org', gateways: 2, devices: 20, rate, tuidPrefix: `HOLD${rate}` });
+      const fleet = await startFleet({
+        url: broker.url,
+        organizationId: 'test-org',
+        gateways: 2,
+        devices: 20,
+        rate,
+        tuidPrefix: `HOLD${rate}`,
+      });
       try {
         await new Promise((resolve) => setTimeout(resolve, 200));
         fleet.hold(true);
@@ -124,11 +141,29 @@ describe('fleet through an embedded aedes broker', () => {
   });
 
   test('rate 0 with batches of 10 and a bare object per publish with batch 1', async () => {
-    const batched = await runFleet({ url: broker.url, organizationId: 'test-org', gateways: 2, devices: 20, rate: 0, batchSize: 10, messages: 1000, tuidPrefix: 'BATCH' });
+    const batched = await runFleet({
+      url: broker.url,
+      organizationId: 'test-org',
+      gateways: 2,
+      devices: 20,
+      rate: 0,
+      batchSize: 10,
+      messages: 1000,
+      tuidPrefix: 'BATCH',
+    });
     assert.deepEqual([batched.publishesAcked, batched.messagesAcked], [100, 1000]);
     const collector = await UplinkCollector.connect(broker.url, 'thingdesk/test-org/up/SINGLE-GW-0001');
     try {
-      await runFleet({ url: broker.url, organizationId: 'test-org', gateways: 1, devices: 2, rate: 0, singleObject: true, messages: 5, tuidPrefix: 'SINGLE' });
+      await runFleet({
+        url: broker.url,
+        organizationId: 'test-org',
+        gateways: 1,
+        devices: 2,
+        rate: 0,
+        singleObject: true,
+        messages: 5,
+        tuidPrefix: 'SINGLE',
+      });
       await collector.waitFor(() => collector.publishes.length === 5);
       assert.ok(collector.publishes.every((publish) => publish.messages.length === 1));
     } finally {
@@ -137,7 +172,15 @@ describe('fleet through an embedded aedes broker', () => {
   });
 
   test('a duration stops the fleet; a refused connection rejects with nothing left running', async () => {
-    const report = await runFleet({ url: broker.url, organizationId: 'test-org', gateways: 1, devices: 3, rate: 20, durationS: 0.5, tuidPrefix: 'TIMED' });
+    const report = await runFleet({
+      url: broker.url,
+      organizationId: 'test-org',
+      gateways: 1,
+      devices: 3,
+      rate: 20,
+      durationS: 0.5,
+      tuidPrefix: 'TIMED',
+    });
     // Pacing bounds the count from above; a loaded machine may send fewer, never more.
     assert.ok(report.messagesAcked >= 1 && report.messagesAcked <= 12, `${report.messagesAcked} messages in 0.5 s at 20/s`);
     await assert.rejects(startFleet({ url: 'mqtt://127.0.0.1:1', organizationId: 'test-org', gateways: 1, devices: 1, rate: 1 }));
@@ -154,7 +197,15 @@ describe('fleet through a broker that speaks MQTT 3.1.1 only', () => {
   });
 
   test('the fleet falls back to 3.1.1 and delivers; asked for MQTT 5 explicitly, it refuses to start', async () => {
-    const fleet = await startFleet({ url: broker.url, organizationId: 'test-org', gateways: 2, devices: 4, rate: 0, messages: 20, tuidPrefix: 'OLD' });
+    const fleet = await startFleet({
+      url: broker.url,
+      organizationId: 'test-org',
+      gateways: 2,
+      devices: 4,
+      rate: 0,
+      messages: 20,
+      tuidPrefix: 'OLD',
+    });
     assert.equal(fleet.protocolVersion, 4);
     const report = await fleet.stop();
     assert.equal(report.errors, 0);

@@ -35,7 +35,26 @@ describe('thingdesk simulate', () => {
   test('--json prints one JSON report and no progress; the URL defaults to MQTT_PORT', async () => {
     const collector = await UplinkCollector.connect(broker.url, 'thingdesk/cli-org/up/+');
     try {
-      const run = await runSimulate(['--org', 'cli-org', '--gateways', '2', '--devices', '4', '--rate', '0', '--batch', '5', '--messages', '40', '--tuid-prefix', 'CLI', '--json'], { MQTT_PORT: port });
+      const run = await runSimulate(
+        [
+          '--org',
+          'cli-org',
+          '--gateways',
+          '2',
+          '--devices',
+          '4',
+          '--rate',
+          '0',
+          '--batch',
+          '5',
+          '--messages',
+          '40',
+          '--tuid-prefix',
+          'CLI',
+          '--json',
+        ],
+        { MQTT_PORT: port },
+      );
       assert.equal(run.error, undefined, String(run.error));
       assert.equal(run.stderr, '');
       const report = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -63,7 +82,19 @@ describe('thingdesk simulate', () => {
 
   test('SIGINT stops the run cleanly and the report is still printed', async () => {
     const listenersBefore = process.listenerCount('SIGINT');
-    const running = runSimulate(['--url', broker.url, '--org', 'cli-org', '--duration', '0', '--rate', '50', '--tuid-prefix', 'SIG', '--json']);
+    const running = runSimulate([
+      '--url',
+      broker.url,
+      '--org',
+      'cli-org',
+      '--duration',
+      '0',
+      '--rate',
+      '50',
+      '--tuid-prefix',
+      'SIG',
+      '--json',
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 500));
     process.emit('SIGINT', 'SIGINT');
     const run = await running;

@@ -14,7 +14,13 @@ function run(device: VirtualDevice, cycles: number, stepMs = 60_000): DeviceUpli
 }
 
 function sensor(overrides: Partial<ConstructorParameters<typeof VirtualDevice>[0]> = {}): VirtualDevice {
-  return new VirtualDevice({ tuid: 'SIM-0001-0001', gatewayTuid: 'SIM-GW-0001', neighbours: ['SIM-0001-0002'], hasLocation: true, ...overrides });
+  return new VirtualDevice({
+    tuid: 'SIM-0001-0001',
+    gatewayTuid: 'SIM-GW-0001',
+    neighbours: ['SIM-0001-0002'],
+    hasLocation: true,
+    ...overrides,
+  });
 }
 
 describe('virtual device', () => {
@@ -25,7 +31,10 @@ describe('virtual device', () => {
     messages.push(...run(device, 300));
     for (const tsmId of [1100, 1110, 1111, 1112, 1202, 1210, 12100, 12101, 12102]) messages.push(device.produce(tsmId, start)!);
     const ids = new Set(messages.map((message) => message.tsmId));
-    assert.deepEqual([...ids].sort((a, b) => a - b), [1100, 1110, 1111, 1112, 1202, 1210, 12100, 12101, 12102]);
+    assert.deepEqual(
+      [...ids].sort((a, b) => a - b),
+      [1100, 1110, 1111, 1112, 1202, 1210, 12100, 12101, 12102],
+    );
     for (const message of messages) {
       assert.deepEqual(validateUplink(message), { errors: [], warnings: [] }, JSON.stringify(message));
     }
@@ -75,7 +84,12 @@ describe('virtual device', () => {
 
   test('weather walks within plausible indoor ranges, hall is 0 or 1, neighbours are real devices', () => {
     const messages = run(sensor(), 1_000);
-    const weather = messages.filter((message) => message.tsmId === 12100) as unknown as { temp: number; humd: number; airp: number; lght: number }[];
+    const weather = messages.filter((message) => message.tsmId === 12100) as unknown as {
+      temp: number;
+      humd: number;
+      airp: number;
+      lght: number;
+    }[];
     assert.ok(weather.length >= 900);
     for (const reading of weather) {
       assert.ok(reading.temp > 10 && reading.temp < 30, `temp ${reading.temp}`);
@@ -116,13 +130,24 @@ describe('virtual device', () => {
     const second = layOutFleet('again', 1, 1, first.lastReportedTs)[0]!.devices[0]!;
     const next = second.nextMessages(start + 400).map((message) => message.tsmTs as number);
     assert.ok(next.length > 0 && next.every((ts) => ts > Math.max(...sent)), `${next.join(',')} after ${sent.join(',')}`);
-    assert.ok(layOutFleet('again', 1, 1)[0]!.devices[0]!.nextMessages(start + 400).some((message) => sent.includes(message.tsmTs as number)), 'without it the second fleet repeats');
+    assert.ok(
+      layOutFleet('again', 1, 1)[0]!
+        .devices[0]!.nextMessages(start + 400)
+        .some((message) => sent.includes(message.tsmTs as number)),
+      'without it the second fleet repeats',
+    );
   });
 
   test('the fleet layout spreads devices evenly with valid, prefixed, unique TUIDs', () => {
     const layout = layOutFleet('demo.A', 3, 10);
-    assert.deepEqual(layout.map((gateway) => gateway.devices.length), [4, 3, 3]);
-    assert.deepEqual(layout.map((gateway) => gateway.gatewayTuid), ['demo.A-GW-0001', 'demo.A-GW-0002', 'demo.A-GW-0003']);
+    assert.deepEqual(
+      layout.map((gateway) => gateway.devices.length),
+      [4, 3, 3],
+    );
+    assert.deepEqual(
+      layout.map((gateway) => gateway.gatewayTuid),
+      ['demo.A-GW-0001', 'demo.A-GW-0002', 'demo.A-GW-0003'],
+    );
     const tuids = layout.flatMap((gateway) => [gateway.gatewayTuid, ...gateway.devices.map((device) => device.tuid)]);
     assert.equal(new Set(tuids).size, 13);
     for (const tuid of tuids) assert.match(tuid, /^[A-Za-z0-9._:-]{1,64}$/);

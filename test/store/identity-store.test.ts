@@ -24,7 +24,10 @@ for (const target of storeTargets) {
       await assert.rejects(store.organizations.create({ id: 'acme-2', name: 'acme', createdAt: 1 }), DuplicateKeyError);
       await assert.rejects(store.organizations.create({ id: 'acme', name: 'Other', createdAt: 1 }), DuplicateKeyError);
       assert.equal(await store.organizations.count(), 1);
-      assert.deepEqual((await store.organizations.list()).map((o) => o.id), ['acme']);
+      assert.deepEqual(
+        (await store.organizations.list()).map((o) => o.id),
+        ['acme'],
+      );
     });
 
     test('users: e-mail unique per organization ignoring case; role update and delete scoped to the organization', async () => {
@@ -59,7 +62,10 @@ for (const target of storeTargets) {
       );
       assert.equal((await store.mqttCredentials.getWithPasswordHash('gw'))?.kind, 'gateway');
       assert.equal(await store.mqttCredentials.revoke('gw', 20), true);
-      assert.deepEqual((await store.mqttCredentials.list('c-org')).map((c) => c.revokedAt), [20]);
+      assert.deepEqual(
+        (await store.mqttCredentials.list('c-org')).map((c) => c.revokedAt),
+        [20],
+      );
     });
 
     test('millisecond timestamps come back as numbers, not strings', async () => {

@@ -59,7 +59,10 @@ for (const target of storeTargets) {
         await row('M-1', 3, 'ÄÖ-"q"', '{"tsmId":1,"tsmTs":3,"tsmTuid":"M-1","text":"å"}');
         await row('M-1', 4, null, '{}');
 
-        assert.deepEqual((await migrateToLatest(database)).applied, Object.keys(migrations).filter((name) => name >= '0008'));
+        assert.deepEqual(
+          (await migrateToLatest(database)).applied,
+          Object.keys(migrations).filter((name) => name >= '0008'),
+        );
         const bodies = await sql<{ tsm_ts: number; body: string }>`select tsm_ts, body from messages order by tsm_ts`.execute(database.db);
         assert.deepEqual(
           bodies.rows.map((r) => JSON.parse(r.body) as unknown),
@@ -70,49 +73,63 @@ for (const target of storeTargets) {
             { deploymentGroupId: 'unassigned' },
           ],
         );
-        assert.equal(bodies.rows[1]!.body, '{"tsmId":1,"tsmTs":2,"tsmTuid":"M-1","nested":{"a":[1,{}]},"deploymentGroupId":"north"}', 'spliced, not re-serialized');
+        assert.equal(
+          bodies.rows[1]!.body,
+          '{"tsmId":1,"tsmTs":2,"tsmTuid":"M-1","nested":{"a":[1,{}]},"deploymentGroupId":"north"}',
+          'spliced, not re-serialized',
+        );
       } finally {
         await database.close();
       }
     });
 
-    test('migrations succeed while other clients create and drop schemas in the same database (PostgreSQL)', { skip: target.name === 'postgres' ? undefined : 'only PostgreSQL shares a database among schemas' }, async () => {
-      const churnUrl = await target.createUrl();
-      const churn = new pg.Client({ connectionString: churnUrl });
-      await churn.connect();
-      let churning = true;
-      const churned = (async () => {
-        for (let i = 0; churning; i++) {
-          const schema = `churn_${process.pid}_${i}`;
-          await churn.query(`create schema ${schema}; create table ${schema}.t (id serial primary key, v text); create table ${schema}.u (id bigserial primary key)`);
-          await churn.query(`drop schema ${schema} cascade`);
-        }
-      })();
-      try {
-        for (let round = 0; round < 6; round++) {
-          const database = await openDatabase(await target.createUrl());
-          try {
-            assert.deepEqual((await migrateToLatest(database)).applied, Object.keys(migrations));
-          } finally {
-            await database.close();
+    test(
+      'migrations succeed while other clients create and drop schemas in the same database (PostgreSQL)',
+      { skip: target.name === 'postgres' ? undefined : 'only PostgreSQL shares a database among schemas' },
+      async () => {
+        const churnUrl = await target.createUrl();
+        const churn = new pg.Client({ connectionString: churnUrl });
+        await churn.connect();
+        let churning = true;
+        const churned = (async () => {
+          for (let i = 0; churning; i++) {
+            const schema = `churn_${process.pid}_${i}`;
+            await churn.query(
+              `create schema ${schema}; create table ${schema}.t (id serial primary key, v text); create table ${schema}.u (id bigserial primary key)`,
+            );
+            await churn.query(`drop schema ${schema} cascade`);
           }
+        })();
+        try {
+          for (let round = 0; round < 6; round++) {
+            const database = await openDatabase(await target.createUrl());
+            try {
+              assert.deepEqual((await migrateToLatest(database)).applied, Object.keys(migrations));
+            } finally {
+              await database.close();
+            }
+          }
+        } finally {
+          churning = false;
+          await churned;
+          await churn.end();
         }
-      } finally {
-        churning = false;
-        await churned;
-        await churn.end();
-      }
-    });
+      },
+    );
 
     test('0009 leaves room on the pages of things for summary updates (PostgreSQL; nothing on SQLite)', async () => {
       const database = await openDatabase(await target.createUrl());
       try {
         await migrateToLatest(database);
         if (database.dialect === 'postgres') {
-          const { rows } = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where oid = 'things'::regclass`.execute(database.db);
+          const { rows } = await sql<{
+            options: string[] | null;
+          }>`select reloptions as options from pg_class where oid = 'things'::regclass`.execute(database.db);
           assert.deepEqual(rows[0]!.options, ['fillfactor=70']);
         } else {
-          const { rows } = await sql<{ name: string }>`select name from schema_migrations where name = '0009-things-fillfactor'`.execute(database.db);
+          const { rows } = await sql<{ name: string }>`select name from schema_migrations where name = '0009-things-fillfactor'`.execute(
+            database.db,
+          );
           assert.equal(rows.length, 1, 'recorded as applied on SQLite too, so both stores share one migration history');
         }
       } finally {

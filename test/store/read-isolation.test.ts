@@ -23,7 +23,9 @@ for (const target of storeTargets) {
     after(() => database?.close());
 
     const insertThing = (db: Database['db'], tuid: string) =>
-      sql`insert into things (tuid, organization_id, group_id, installation_status, created_at) values (${tuid}, 'org', null, 'new', 1)`.execute(db);
+      sql`insert into things (tuid, organization_id, group_id, installation_status, created_at) values (${tuid}, 'org', null, 'new', 1)`.execute(
+        db,
+      );
     const insertMessage = (db: Database['db'], tuid: string) =>
       sql`insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, received_at, body)
           values (${tuid}, 1, 1, 'f', 'org', 1, '{"tsmId":1,"deploymentGroupId":"unassigned"}')`.execute(db);

@@ -67,7 +67,15 @@ export const commonNetworkDefinitions = [
         direction: 'downlink',
         events: [19],
         fields: [
-          { name: 'wpnode', type: 'Number', integer: true, min: 0, required: true, description: 'Mesh node id to identify', example: 1234567 },
+          {
+            name: 'wpnode',
+            type: 'Number',
+            integer: true,
+            min: 0,
+            required: true,
+            description: 'Mesh node id to identify',
+            example: 1234567,
+          },
         ],
       },
       {

@@ -34,9 +34,7 @@ export const commonSystemDefinitions = [
         example: 1100,
       },
     ],
-    notes: [
-      'The device answers with the requested message and event 33, or with 1102 when it cannot supply it.',
-    ],
+    notes: ['The device answers with the requested message and event 33, or with 1102 when it cannot supply it.'],
   },
   {
     tsmId: 1102,
@@ -89,8 +87,6 @@ export const commonSystemDefinitions = [
     direction: 'uplink',
     events: [],
     commandEndpoint: false,
-    fields: [
-      { name: 'uptime', type: 'Number', required: false, unit: 's', min: 0, description: 'Seconds since start-up', example: 86400 },
-    ],
+    fields: [{ name: 'uptime', type: 'Number', required: false, unit: 's', min: 0, description: 'Seconds since start-up', example: 86400 }],
   },
 ] as const satisfies readonly MessageDefinition[];

@@ -13,11 +13,18 @@ export function registerClientCommands(program: Command, io: CliIo): void {
     .option('--client-id <clientId>', 'client id (generated when omitted)')
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; name: string; clientId?: string; json?: boolean }) => {
-      const created = await withStore(io, (deps) => createApiClient(deps, { organizationId: options.org, name: options.name, clientId: options.clientId }));
+      const created = await withStore(io, (deps) =>
+        createApiClient(deps, { organizationId: options.org, name: options.name, clientId: options.clientId }),
+      );
       printRecord(
         io,
         'Created API client (the secret is shown only now)',
-        { clientId: created.client.clientId, organizationId: created.client.organizationId, name: created.client.name, clientSecret: created.clientSecret },
+        {
+          clientId: created.client.clientId,
+          organizationId: created.client.organizationId,
+          name: created.client.name,
+          clientSecret: created.clientSecret,
+        },
         !!options.json,
       );
     });

@@ -14,7 +14,12 @@ export function registerMigrateCommand(program: Command, io: CliIo): void {
       const database = await openDatabase(loadConfig(io.env).databaseUrl);
       try {
         const report = await migrateToLatest(database);
-        printRecord(io, report.applied.length > 0 ? 'Applied migrations' : 'Store is up to date', { applied: report.applied.join(', ') || 'none' }, !!options.json);
+        printRecord(
+          io,
+          report.applied.length > 0 ? 'Applied migrations' : 'Store is up to date',
+          { applied: report.applied.join(', ') || 'none' },
+          !!options.json,
+        );
       } finally {
         await database.close();
       }

@@ -16,7 +16,12 @@ export function registerMqttCredentialCommands(program: Command, io: CliIo): voi
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; kind: string; username?: string; password?: string; json?: boolean }) => {
       const created = await withStore(io, (deps) =>
-        createMqttCredential(deps, { organizationId: options.org, kind: options.kind, username: options.username, password: options.password }),
+        createMqttCredential(deps, {
+          organizationId: options.org,
+          kind: options.kind,
+          username: options.username,
+          password: options.password,
+        }),
       );
       printRecord(
         io,

@@ -1,7 +1,14 @@
 import type { Command } from 'commander';
 import { invalidField } from '../../domain/errors.js';
 import { checkOrganizationId } from '../../domain/identity/identity-rules.js';
-import { startFleet, tuidPrefixPattern, type FleetHandle, type FleetOptions, type FleetProgress, type FleetReport } from '../../simulator/index.js';
+import {
+  startFleet,
+  tuidPrefixPattern,
+  type FleetHandle,
+  type FleetOptions,
+  type FleetProgress,
+  type FleetReport,
+} from '../../simulator/index.js';
 import { printRecord, type CliIo } from '../cli-io.js';
 
 interface SimulateOptions {
@@ -69,7 +76,8 @@ function toFleetOptions(options: SimulateOptions, io: CliIo, durationFromUser: b
     qos: parseChoice('--qos', options.qos, [0, 1, 2] as const),
     tuidPrefix: options.tuidPrefix,
     maxInFlight: parseInteger('--max-in-flight', options.maxInFlight, 1),
-    protocolVersion: options.protocolVersion === undefined ? undefined : parseChoice('--protocol-version', options.protocolVersion, [4, 5] as const),
+    protocolVersion:
+      options.protocolVersion === undefined ? undefined : parseChoice('--protocol-version', options.protocolVersion, [4, 5] as const),
   };
 }
 

@@ -16,7 +16,10 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       if (!register) {
         // One process serves a SQLite store; the register is kept where several instances share PostgreSQL.
         if (options.json) io.stdout(`${JSON.stringify({ instances: [], note: 'SQLite: a single instance, not registered' })}\n`);
-        else io.stdout('SQLite store: one platform process serves it; instances register only on PostgreSQL (check the process, or GET /healthz).\n');
+        else
+          io.stdout(
+            'SQLite store: one platform process serves it; instances register only on PostgreSQL (check the process, or GET /healthz).\n',
+          );
         return;
       }
       if (options.json) io.stdout(`${JSON.stringify({ instances })}\n`);
@@ -34,7 +37,9 @@ function formatStatus(instances: readonly InstanceStatus[], now: number): string
       '',
       `${instance.id}  ${instance.live ? 'live' : `SILENT for ${Math.round((now - instance.heartbeatAt) / 1000)} s`}`,
       `  version ${instance.version} on ${instance.host}, started ${new Date(instance.startedAt).toISOString()}, broker ${instance.details.mqtt}`,
-      ...(consumer ? [`  consumer slots ${consumer.slots.join(', ') || 'none'}; ${consumer.inFlight} uplinks in flight, oldest ${consumer.lagMs} ms`] : []),
+      ...(consumer
+        ? [`  consumer slots ${consumer.slots.join(', ') || 'none'}; ${consumer.inFlight} uplinks in flight, oldest ${consumer.lagMs} ms`]
+        : []),
       `  leases ${instance.leases.join(', ') || 'none'}`,
     );
   }

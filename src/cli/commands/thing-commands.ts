@@ -17,7 +17,8 @@ export function registerThingCommands(program: Command, io: CliIo): void {
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; tuid: string; json?: boolean }) => {
       await withStore(io, async (deps) => {
-        if (!(await deps.store.things.release(options.org, options.tuid))) throw notFound(`Organization ${options.org} holds no thing ${options.tuid}.`);
+        if (!(await deps.store.things.release(options.org, options.tuid)))
+          throw notFound(`Organization ${options.org} holds no thing ${options.tuid}.`);
       });
       printRecord(io, 'Released thing', { tuid: options.tuid, organizationId: options.org }, !!options.json);
     });

@@ -17,11 +17,19 @@ export function registerUserCommands(program: Command, io: CliIo): void {
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; email: string; role: string; password?: string; json?: boolean }) => {
       const password = options.password ?? generateSecret(18);
-      const created = await withStore(io, (deps) => createUser(deps, { organizationId: options.org, email: options.email, role: options.role, password }));
+      const created = await withStore(io, (deps) =>
+        createUser(deps, { organizationId: options.org, email: options.email, role: options.role, password }),
+      );
       printRecord(
         io,
         'Created user',
-        { userId: created.id, organizationId: created.organizationId, email: created.email, role: created.role, ...(options.password === undefined && { password }) },
+        {
+          userId: created.id,
+          organizationId: created.organizationId,
+          email: created.email,
+          role: created.role,
+          ...(options.password === undefined && { password }),
+        },
         !!options.json,
       );
     });

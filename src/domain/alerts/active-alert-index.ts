@@ -36,7 +36,11 @@ export class ActiveAlertIndex {
 
   /** Things with an active alert, by alert type (the metrics' open alerts). */
   counts(): Record<AlertType, number> {
-    return { 'gateway connection lost': this.gatewayAlertTuids.size, 'device connection lost': this.deviceTuids.size, 'battery low': this.batteryTuids.size };
+    return {
+      'gateway connection lost': this.gatewayAlertTuids.size,
+      'device connection lost': this.deviceTuids.size,
+      'battery low': this.batteryTuids.size,
+    };
   }
 
   /** Records one opened (closedAt null) or closed period. */
@@ -87,7 +91,10 @@ export class ActiveAlertIndex {
       batteryAt = Math.max(batteryAt, message.receivedAt);
     }
     return {
-      heard: heardTuids.size + heardGateways.size > 0 ? { at: heardAt, tuids: [...heardTuids], gateways: [...heardGateways.values()] } : undefined,
+      heard:
+        heardTuids.size + heardGateways.size > 0
+          ? { at: heardAt, tuids: [...heardTuids], gateways: [...heardGateways.values()] }
+          : undefined,
       batteryLow: low.size > 0 ? { at: batteryAt, tuids: [...low] } : undefined,
       batteryOk: ok.size > 0 ? { at: batteryAt, tuids: [...ok] } : undefined,
     };

@@ -78,7 +78,9 @@ export class AlertEngine {
     clearTimeout(this.timer);
     this.stopListening?.();
     await this.settled();
-    await this.deps.store.leases.release(alertEngineLease, this.instanceId).catch((error: unknown) => this.deps.logger.error({ err: error }, 'alert lease release failed'));
+    await this.deps.store.leases
+      .release(alertEngineLease, this.instanceId)
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'alert lease release failed'));
   }
 
   /** Resolves when every evaluation started so far (ingest or timer) has finished; for tests and shutdown. */

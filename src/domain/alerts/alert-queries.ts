@@ -38,7 +38,10 @@ export async function listThingAlerts(
       alert_type: type,
       alerts: periods
         .filter((p) => p.alertType === type)
-        .map((p) => ({ from: formatLocalDateTime(p.openedAt, deps.timeZone), to: p.closedAt === null ? null : formatLocalDateTime(p.closedAt, deps.timeZone) })),
+        .map((p) => ({
+          from: formatLocalDateTime(p.openedAt, deps.timeZone),
+          to: p.closedAt === null ? null : formatLocalDateTime(p.closedAt, deps.timeZone),
+        })),
     }))
     .filter((record) => record.alerts.length > 0);
 }

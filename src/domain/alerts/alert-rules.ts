@@ -20,7 +20,9 @@ export interface AlertThresholds {
   batteryOkPercent: number;
 }
 
-export function alertThresholds(config: Pick<Config, 'gatewayTimeoutS' | 'deviceTimeoutS' | 'batteryLowPercent' | 'batteryOkPercent'>): AlertThresholds {
+export function alertThresholds(
+  config: Pick<Config, 'gatewayTimeoutS' | 'deviceTimeoutS' | 'batteryLowPercent' | 'batteryOkPercent'>,
+): AlertThresholds {
   return {
     gatewayTimeoutMs: config.gatewayTimeoutS * 1000,
     deviceTimeoutMs: config.deviceTimeoutS * 1000,
@@ -55,7 +57,11 @@ export function silenceStart(heardAt: number, timeoutMs: number): number {
 }
 
 /** Battery low with hysteresis: the next state given the level and the current state. Unknown level keeps it. */
-export function nextBatteryLow(level: number | null, currentlyLow: boolean, thresholds: Pick<AlertThresholds, 'batteryLowPercent' | 'batteryOkPercent'>): boolean {
+export function nextBatteryLow(
+  level: number | null,
+  currentlyLow: boolean,
+  thresholds: Pick<AlertThresholds, 'batteryLowPercent' | 'batteryOkPercent'>,
+): boolean {
   if (level === null) return currentlyLow;
   if (level < thresholds.batteryLowPercent) return true;
   if (level >= thresholds.batteryOkPercent) return false;
@@ -79,7 +85,8 @@ export interface ThingAlertState {
 export function expectedAlertTypes(state: ThingAlertState, now: number, thresholds: AlertThresholds): AlertType[] {
   const active: AlertType[] = [];
   if (raisesConnectionAlerts(state.installationStatus)) {
-    if (state.lastHeardGatewayTuid !== null && isSilent(state.gatewayLastHeardAt, now, thresholds.gatewayTimeoutMs)) active.push('gateway connection lost');
+    if (state.lastHeardGatewayTuid !== null && isSilent(state.gatewayLastHeardAt, now, thresholds.gatewayTimeoutMs))
+      active.push('gateway connection lost');
     if (isSilent(state.lastHeardAt, now, thresholds.deviceTimeoutMs)) active.push('device connection lost');
   }
   if (nextBatteryLow(state.batteryLevel, state.batteryLow, thresholds)) active.push('battery low');

@@ -32,12 +32,16 @@ export class ClientTokens {
     // The HMAC check is microseconds either way, so an unknown id costs the same as a wrong secret.
     const secretMatches = verifySecret(client?.secretHash ?? 'hmac-sha256$AAAA$AAAA', clientSecret);
     if (!client || !secretMatches || client.revokedAt !== null) throw unauthenticated('Invalid client credentials.');
-    const signed = await signToken(this.deps.signingKeys, { org: client.organizationId }, {
-      audience: audiences.rest,
-      subject: client.clientId,
-      lifetimeS: clientTokenLifetimeS,
-      nowMs: this.deps.clock.now(),
-    });
+    const signed = await signToken(
+      this.deps.signingKeys,
+      { org: client.organizationId },
+      {
+        audience: audiences.rest,
+        subject: client.clientId,
+        lifetimeS: clientTokenLifetimeS,
+        nowMs: this.deps.clock.now(),
+      },
+    );
     return { token: signed.token, expiresIn: clientTokenLifetimeS };
   }
 
@@ -46,7 +50,11 @@ export class ClientTokens {
     const now = this.deps.clock.now();
     let principal = this.verified.get(token, now);
     if (!principal) {
-      const payload = await verifyToken<{ org?: unknown }>(this.deps.signingKeys, token, { audience: audiences.rest, nowMs: now, required: ['org'] });
+      const payload = await verifyToken<{ org?: unknown }>(this.deps.signingKeys, token, {
+        audience: audiences.rest,
+        nowMs: now,
+        required: ['org'],
+      });
       if (typeof payload.org !== 'string') throw unauthenticated('The token is invalid.');
       principal = { kind: 'client', organizationId: payload.org, clientId: payload.sub!, responsible: payload.sub! };
       this.verified.set(token, principal, payload.exp! * 1000);

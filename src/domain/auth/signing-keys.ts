@@ -53,7 +53,13 @@ export class SigningKeys {
     const privateJwk = privateKey.export({ format: 'jwk' }) as JWK;
     const { d: _secretPart, ...publicJwk } = privateJwk;
     const kid = await calculateJwkThumbprint(publicJwk);
-    await this.store.create({ kid, privateJwk: JSON.stringify(privateJwk), publicJwk: JSON.stringify(publicJwk), createdAt: now, retiredAt: null });
+    await this.store.create({
+      kid,
+      privateJwk: JSON.stringify(privateJwk),
+      publicJwk: JSON.stringify(publicJwk),
+      createdAt: now,
+      retiredAt: null,
+    });
     await this.store.retireAllExcept(kid, now);
     await this.reload();
     return kid;

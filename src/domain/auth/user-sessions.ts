@@ -101,7 +101,11 @@ export class UserSessions {
       throw unauthenticated('The session has ended; sign in again.');
     }
     const pair = await this.issuePair(user, sessionId, now);
-    const rotated = await this.deps.store.sessions.rotate(sessionId, claims.jti!, { jti: pair.refreshJti, refreshedAt: now, expiresAt: now + refreshTokenLifetimeS * 1000 });
+    const rotated = await this.deps.store.sessions.rotate(sessionId, claims.jti!, {
+      jti: pair.refreshJti,
+      refreshedAt: now,
+      expiresAt: now + refreshTokenLifetimeS * 1000,
+    });
     if (!rotated) {
       // Another refresh with the same token won the race: the token was used twice.
       await this.endSession(sessionId, 'refresh token reused');
@@ -129,7 +133,8 @@ export class UserSessions {
 
   /** Throws UNAUTHENTICATED when the principal's session has ended (cached for a second, like verifyAccess). */
   async assertSessionActive(principal: UserPrincipal): Promise<void> {
-    if (!(await this.isSessionActive(principal.sessionId, this.deps.clock.now()))) throw unauthenticated('The session has ended; sign in again.');
+    if (!(await this.isSessionActive(principal.sessionId, this.deps.clock.now())))
+      throw unauthenticated('The session has ended; sign in again.');
   }
 
   /** The user behind an access token; UNAUTHENTICATED when invalid, expired or its session has ended. */
@@ -159,20 +164,33 @@ export class UserSessions {
 
   private async issuePair(user: User, sessionId: string, now: number): Promise<{ tokens: TokenPair; refreshJti: string }> {
     const { signingKeys } = this.deps;
-    const access = await signToken(signingKeys, { org: user.organizationId, role: user.role, sid: sessionId, email: user.email }, {
-      audience: audiences.graphqlAccess,
-      subject: user.id,
-      lifetimeS: accessTokenLifetimeS,
-      nowMs: now,
-    });
-    const refresh = await signToken(signingKeys, { org: user.organizationId, sid: sessionId }, {
-      audience: audiences.graphqlRefresh,
-      subject: user.id,
-      lifetimeS: refreshTokenLifetimeS,
-      nowMs: now,
-    });
+    const access = await signToken(
+      signingKeys,
+      { org: user.organizationId, role: user.role, sid: sessionId, email: user.email },
+      {
+        audience: audiences.graphqlAccess,
+        subject: user.id,
+        lifetimeS: accessTokenLifetimeS,
+        nowMs: now,
+      },
+    );
+    const refresh = await signToken(
+      signingKeys,
+      { org: user.organizationId, sid: sessionId },
+      {
+        audience: audiences.graphqlRefresh,
+        subject: user.id,
+        lifetimeS: refreshTokenLifetimeS,
+        nowMs: now,
+      },
+    );
     return {
-      tokens: { accessToken: access.token, expiresIn: accessTokenLifetimeS, refreshToken: refresh.token, refreshExpiresIn: refreshTokenLifetimeS },
+      tokens: {
+        accessToken: access.token,
+        expiresIn: accessTokenLifetimeS,
+        refreshToken: refresh.token,
+        refreshExpiresIn: refreshTokenLifetimeS,
+      },
       refreshJti: refresh.jti,
     };
   }

@@ -16,9 +16,14 @@ export interface CommandHistoryQuery {
  * the thing's answer and when it arrived. Throws NOT_FOUND for an unknown or another organization's thing, and
  * VALIDATION_FAILED naming `limit` unless it is a whole number from 0.
  */
-export async function listCommandHistory(deps: Pick<DomainDeps, 'store'>, principal: Principal, query: CommandHistoryQuery): Promise<CommandHistoryRecord[]> {
+export async function listCommandHistory(
+  deps: Pick<DomainDeps, 'store'>,
+  principal: Principal,
+  query: CommandHistoryQuery,
+): Promise<CommandHistoryRecord[]> {
   const { limit } = query;
-  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) throw invalidField('limit', 'limit must be a whole number from 0 (0: all)');
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0))
+    throw invalidField('limit', 'limit must be a whole number from 0 (0: all)');
   const thing = await requireThing(deps, principal, query.tuid);
   const requests = await deps.store.commands.list({ organizationId: thing.organizationId, tuid: thing.tuid, limit: limit || undefined });
   // A request is stored and removed with its items in one transaction; one read between the two queries of

@@ -35,7 +35,8 @@ function checkCommand(command: unknown, tuid: string): Problem[] {
   if (!isRecord(command)) return problems;
   const named = new Set(problems.map((problem) => problem.field));
   for (const [name, value] of Object.entries(command)) {
-    if (nestsDeeperThan(value, maxCommandNesting)) problems.push({ field: name, message: `${name} nests more than ${maxCommandNesting} levels deep` });
+    if (nestsDeeperThan(value, maxCommandNesting))
+      problems.push({ field: name, message: `${name} nests more than ${maxCommandNesting} levels deep` });
   }
   const destination = command['tsmDstTuid'];
   if (typeof destination === 'string' && destination !== tuid) {
@@ -43,7 +44,8 @@ function checkCommand(command: unknown, tuid: string): Problem[] {
   }
   // Only 13200 takes free fields; every other id already reports these as unknown fields.
   for (const name of trackingFieldNames) {
-    if (Object.hasOwn(command, name) && !named.has(name)) problems.push({ field: name, message: `${name} is reserved: the command history reports it` });
+    if (Object.hasOwn(command, name) && !named.has(name))
+      problems.push({ field: name, message: `${name} is reserved: the command history reports it` });
   }
   return problems;
 }
@@ -61,9 +63,11 @@ function nestsDeeperThan(value: unknown, levels: number): boolean {
  */
 export function checkCommands(commands: unknown, tuid: string): FieldProblem[] {
   const { min, max } = commandsPerRequest;
-  if (!Array.isArray(commands)) return [{ field: commandsField, message: `${commandsField} must be a JSON array of ${min} to ${max} commands` }];
+  if (!Array.isArray(commands))
+    return [{ field: commandsField, message: `${commandsField} must be a JSON array of ${min} to ${max} commands` }];
   if (commands.length < min) return [{ field: commandsField, message: `${commandsField} must hold at least ${min} command` }];
-  if (commands.length > max) return [{ field: commandsField, message: `${commandsField} must hold at most ${max} commands, not ${commands.length}` }];
+  if (commands.length > max)
+    return [{ field: commandsField, message: `${commandsField} must hold at most ${max} commands, not ${commands.length}` }];
   return commands.flatMap((command: unknown, index) => prefixProblems(checkCommand(command, tuid), `${commandsField}[${index}]`));
 }
 
@@ -95,4 +99,3 @@ export function answeredStatus(message: Readonly<Record<string, unknown>>): Excl
 export function chooseAnsweredCommand<T extends { tsmId: unknown }>(waiting: readonly T[], answerTsmId: unknown): T | undefined {
   return waiting.find((command) => command.tsmId === answerTsmId) ?? waiting[0];
 }
-

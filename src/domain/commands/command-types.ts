@@ -7,7 +7,13 @@
 export type CommandStatus = 'sent' | 'applied' | 'unavailable';
 
 /** A command as published: the caller's fields with `tsmTs` and `tsmDstTuid` set by the service. */
-export type SentCommand = Readonly<Record<string, unknown>> & { tsmId: number; tsmEv: number; tsmTs: number; tsmDstTuid: string; transactionId: number };
+export type SentCommand = Readonly<Record<string, unknown>> & {
+  tsmId: number;
+  tsmEv: number;
+  tsmTs: number;
+  tsmDstTuid: string;
+  transactionId: number;
+};
 
 /** The answer to a send: what was stored and published. Times are Unix seconds. */
 export interface SentCommandRequest {

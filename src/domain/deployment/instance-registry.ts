@@ -28,7 +28,9 @@ export class InstanceRegistry {
   async start(): Promise<void> {
     await this.beat();
     this.timer = setInterval(() => {
-      this.beating = this.beating.then(() => this.beat()).catch((error: unknown) => this.deps.logger.warn({ err: error }, 'instance heartbeat failed'));
+      this.beating = this.beating
+        .then(() => this.beat())
+        .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'instance heartbeat failed'));
     }, heartbeatMs);
     this.timer.unref();
   }
@@ -36,7 +38,9 @@ export class InstanceRegistry {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.beating;
-    await this.deps.store.instances.remove(this.self.id).catch((error: unknown) => this.deps.logger.warn({ err: error }, 'instance deregistration failed'));
+    await this.deps.store.instances
+      .remove(this.self.id)
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'instance deregistration failed'));
   }
 
   private async beat(): Promise<void> {

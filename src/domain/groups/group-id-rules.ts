@@ -40,7 +40,8 @@ export function brokenGroupIdRule(value: unknown): string | undefined {
   const bad = forbiddenInGroupId.exec(value)?.[0];
   if (bad !== undefined) return `must not contain whitespace, control characters, /, + or # (found ${describeCharacter(bad)})`;
   if (value === '.' || value === '..') return 'must not be . or ..';
-  if (value.toLowerCase() === unassignedGroupId) return `must not be ${unassignedGroupId} (in any letter case): it names the things in no group`;
+  if (value.toLowerCase() === unassignedGroupId)
+    return `must not be ${unassignedGroupId} (in any letter case): it names the things in no group`;
   return undefined;
 }
 
@@ -48,7 +49,8 @@ export function brokenGroupIdRule(value: unknown): string | undefined {
 export function checkGroupDescription(field: string, value: unknown): FieldProblem | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') return fieldProblem(field, 'must be a string or null');
-  if (codePointLength(value) > groupLimits.descriptionMax) return fieldProblem(field, `must be at most ${groupLimits.descriptionMax} characters`);
+  if (codePointLength(value) > groupLimits.descriptionMax)
+    return fieldProblem(field, `must be at most ${groupLimits.descriptionMax} characters`);
   const bad = [...value].find((c) => forbiddenInDescription.test(c) && !allowedDescriptionControls.has(c));
   if (bad !== undefined) return fieldProblem(field, `must not contain control characters (found ${describeCharacter(bad)})`);
   return undefined;

@@ -24,7 +24,12 @@ export async function createGroup(
   );
   if (problems.length > 0) throw validationFailed(problems);
   const groupId = input.groupId as string;
-  const group: Group = { organizationId: principal.organizationId, groupId, description: (input.description as string | null | undefined) ?? null, createdAt: deps.clock.now() };
+  const group: Group = {
+    organizationId: principal.organizationId,
+    groupId,
+    description: (input.description as string | null | undefined) ?? null,
+    createdAt: deps.clock.now(),
+  };
   try {
     return await deps.store.groups.create(group);
   } catch (error) {
@@ -40,7 +45,11 @@ export async function createGroup(
  * like any other element. Filtering happens here rather than in SQL so that case folding is Unicode's in both
  * stores; an organization has at most a few thousand groups.
  */
-export async function listGroups(deps: Pick<DomainDeps, 'store'>, principal: Principal, input: { q?: string; limit?: number }): Promise<GroupListing[]> {
+export async function listGroups(
+  deps: Pick<DomainDeps, 'store'>,
+  principal: Principal,
+  input: { q?: string; limit?: number },
+): Promise<GroupListing[]> {
   const limit = input.limit ?? groupListLimit.default;
   if (!Number.isInteger(limit) || limit < groupListLimit.min || limit > groupListLimit.max) {
     throw invalidField('limit', `limit must be an integer from ${groupListLimit.min} to ${groupListLimit.max}`);
@@ -59,7 +68,11 @@ export async function listGroups(deps: Pick<DomainDeps, 'store'>, principal: Pri
  * Renames a group; its things follow (stored messages keep the group they arrived with). NOT_FOUND for an unknown
  * group, CONFLICT when the new id is taken; renaming to the same id is a no-op.
  */
-export async function renameGroup(deps: Pick<DomainDeps, 'store'>, principal: Principal, input: { groupId: string; newGroupId: unknown }): Promise<{ groupId: string }> {
+export async function renameGroup(
+  deps: Pick<DomainDeps, 'store'>,
+  principal: Principal,
+  input: { groupId: string; newGroupId: unknown },
+): Promise<{ groupId: string }> {
   const from = requireGroupId('groupId', input.groupId);
   const to = requireGroupId('newGroupId', input.newGroupId);
   const { organizationId } = principal;

@@ -39,7 +39,9 @@ export function checkPassword(field: string, value: string): FieldProblem | unde
 }
 
 export function checkCredentialId(field: string, value: string): FieldProblem | undefined {
-  return credentialIdPattern.test(value) ? undefined : { field, message: `${field} must be 1-128 characters of letters, digits and . _ : @ -` };
+  return credentialIdPattern.test(value)
+    ? undefined
+    : { field, message: `${field} must be 1-128 characters of letters, digits and . _ : @ -` };
 }
 
 export function checkClientSecret(field: string, value: string): FieldProblem | undefined {

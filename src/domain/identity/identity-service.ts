@@ -47,9 +47,17 @@ export async function createUser(
   const problems = collectProblems(checkEmail('email', email), checkPassword('password', input.password), checkRole('role', input.role));
   if (problems.length > 0) throw validationFailed(problems);
   await requireOrganization(deps, input.organizationId);
-  const user: User = { id: randomUUID(), organizationId: input.organizationId, email, role: parseRole(input.role)!, createdAt: deps.clock.now() };
+  const user: User = {
+    id: randomUUID(),
+    organizationId: input.organizationId,
+    email,
+    role: parseRole(input.role)!,
+    createdAt: deps.clock.now(),
+  };
   const passwordHash = await hashPassword(input.password);
-  return rethrowDuplicate(`A user with e-mail ${email} already exists in this organization.`, () => deps.store.users.create(user, passwordHash));
+  return rethrowDuplicate(`A user with e-mail ${email} already exists in this organization.`, () =>
+    deps.store.users.create(user, passwordHash),
+  );
 }
 
 /** Creates an API client; the secret is returned here once and stored only as a hash. */
@@ -66,8 +74,16 @@ export async function createApiClient(
   );
   if (problems.length > 0) throw validationFailed(problems);
   await requireOrganization(deps, input.organizationId);
-  const client: ApiClient = { clientId, organizationId: input.organizationId, name: input.name.trim(), createdAt: deps.clock.now(), revokedAt: null };
-  await rethrowDuplicate(`An API client with id ${clientId} already exists.`, () => deps.store.apiClients.create(client, hashSecret(clientSecret)));
+  const client: ApiClient = {
+    clientId,
+    organizationId: input.organizationId,
+    name: input.name.trim(),
+    createdAt: deps.clock.now(),
+    revokedAt: null,
+  };
+  await rethrowDuplicate(`An API client with id ${clientId} already exists.`, () =>
+    deps.store.apiClients.create(client, hashSecret(clientSecret)),
+  );
   return { client, clientSecret };
 }
 
@@ -93,7 +109,13 @@ export async function createMqttCredential(
   );
   if (problems.length > 0) throw validationFailed(problems);
   await requireOrganization(deps, input.organizationId);
-  const credential: MqttCredential = { username, organizationId: input.organizationId, kind: kind!, createdAt: deps.clock.now(), revokedAt: null };
+  const credential: MqttCredential = {
+    username,
+    organizationId: input.organizationId,
+    kind: kind!,
+    createdAt: deps.clock.now(),
+    revokedAt: null,
+  };
   const passwordHash = await hashPassword(password);
   // Brokers authenticate by username alone, so usernames are unique across organizations. The refusal is the same
   // whichever organization holds the name, and says nothing about it (docs/security.md).
@@ -136,7 +158,11 @@ async function rethrowDuplicate<T>(message: string, write: () => Promise<T>): Pr
  * Checks an MQTT username and password (broker CONNECT). Undefined when unknown, revoked or wrong; the caller
  * answers all three alike. The argon2id verify runs even for unknown names, so timing does not reveal which.
  */
-export async function authenticateMqttCredential(deps: IdentityDeps, username: string, password: string): Promise<MqttCredential | undefined> {
+export async function authenticateMqttCredential(
+  deps: IdentityDeps,
+  username: string,
+  password: string,
+): Promise<MqttCredential | undefined> {
   const stored = await deps.store.mqttCredentials.getWithPasswordHash(username);
   const matches = await verifyPassword(stored?.passwordHash ?? (await dummyPasswordHash()), password);
   if (!stored || !matches || stored.revokedAt !== null) return undefined;

@@ -33,5 +33,7 @@ export function checkTransition(from: InstallationStatus, to: InstallationStatus
   const allowed = allowedNextStatuses(from);
   if (allowed.includes(to)) return;
   const next = allowed.length === 0 ? `${from} is final` : `allowed next: ${allowed.join(', ')}`;
-  throw new AppError('INVALID_TRANSITION', `The installation status cannot move from ${from} to ${to}; ${next}.`, [], { allowed: [...allowed] });
+  throw new AppError('INVALID_TRANSITION', `The installation status cannot move from ${from} to ${to}; ${next}.`, [], {
+    allowed: [...allowed],
+  });
 }

@@ -28,10 +28,19 @@ export async function listMessages(deps: Pick<DomainDeps, 'store'>, principal: P
   }
   for (const field of ['from', 'to'] as const) {
     const value = input[field];
-    if (value !== undefined && (!Number.isInteger(value) || value < 0)) problems.push({ field, message: `${field} must be Unix seconds (a non-negative integer)` });
+    if (value !== undefined && (!Number.isInteger(value) || value < 0))
+      problems.push({ field, message: `${field} must be Unix seconds (a non-negative integer)` });
   }
-  if (input.from !== undefined && input.to !== undefined && input.from > input.to) problems.push({ field: 'from', message: 'from must not be after to' });
+  if (input.from !== undefined && input.to !== undefined && input.from > input.to)
+    problems.push({ field: 'from', message: 'from must not be after to' });
   if (problems.length > 0) throw validationFailed(problems);
   await requireThing(deps, principal, input.tuid);
-  return deps.store.messages.listJson({ tuid: input.tuid, limit: input.limit!, messageIds: input.messageIds, eventIds: input.eventIds, from: input.from, to: input.to });
+  return deps.store.messages.listJson({
+    tuid: input.tuid,
+    limit: input.limit!,
+    messageIds: input.messageIds,
+    eventIds: input.eventIds,
+    from: input.from,
+    to: input.to,
+  });
 }

@@ -40,7 +40,10 @@ export function summaryFieldsOf(record: Pick<UplinkRecord, 'tsmId' | 'message'>)
     case summarySources.version.tsmId:
       return { [summarySources.version.field]: m[summarySources.version.field] };
     case summarySources.location.tsmId:
-      return { [summarySources.location.lat]: m[summarySources.location.lat], [summarySources.location.lon]: m[summarySources.location.lon] };
+      return {
+        [summarySources.location.lat]: m[summarySources.location.lat],
+        [summarySources.location.lon]: m[summarySources.location.lon],
+      };
     default:
       return null;
   }
@@ -52,7 +55,13 @@ export function summarizeMessages(messages: readonly SummarySource[]): SummaryCa
   for (const record of messages) {
     let candidate = byTuid.get(record.tuid);
     if (!candidate) {
-      candidate = { tuid: record.tuid, ts: record.tsmTs, gatewayTuid: record.gatewayTuid, heardAt: record.receivedAt, heardGatewayTuid: record.gatewayTuid };
+      candidate = {
+        tuid: record.tuid,
+        ts: record.tsmTs,
+        gatewayTuid: record.gatewayTuid,
+        heardAt: record.receivedAt,
+        heardGatewayTuid: record.gatewayTuid,
+      };
       byTuid.set(record.tuid, candidate);
     } else if (record.tsmTs >= candidate.ts) {
       candidate.ts = record.tsmTs;
@@ -64,10 +73,12 @@ export function summarizeMessages(messages: readonly SummarySource[]): SummaryCa
     }
     const m = record.message;
     if (record.tsmId === summarySources.battery.tsmId && isFiniteNumber(m[summarySources.battery.field])) {
-      if (!candidate.battery || record.tsmTs >= candidate.battery.ts) candidate.battery = { level: m[summarySources.battery.field] as number, ts: record.tsmTs };
+      if (!candidate.battery || record.tsmTs >= candidate.battery.ts)
+        candidate.battery = { level: m[summarySources.battery.field] as number, ts: record.tsmTs };
     }
     if (record.tsmId === summarySources.version.tsmId && typeof m[summarySources.version.field] === 'string') {
-      if (!candidate.version || record.tsmTs >= candidate.version.ts) candidate.version = { value: m[summarySources.version.field] as string, ts: record.tsmTs };
+      if (!candidate.version || record.tsmTs >= candidate.version.ts)
+        candidate.version = { value: m[summarySources.version.field] as string, ts: record.tsmTs };
     }
     if (record.tsmId === summarySources.location.tsmId && isFiniteNumber(m.lat) && isFiniteNumber(m.lon)) {
       if (!candidate.location || record.tsmTs >= candidate.location.ts) candidate.location = { lat: m.lat, lon: m.lon, ts: record.tsmTs };

@@ -38,7 +38,12 @@ export function formatGraphqlError(error: GraphQLError, log: (error: unknown) =>
   if (original instanceof AppError) return { ...appErrorAsGraphql(original), locations: error.locations, path: error.path };
   if (original && !(original instanceof GraphQLError)) {
     log(original);
-    return { message: 'An unexpected error occurred.', locations: error.locations, path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    return {
+      message: 'An unexpected error occurred.',
+      locations: error.locations,
+      path: error.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    };
   }
   const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'BAD_USER_INPUT';
   return { message: error.message, locations: error.locations, path: error.path, extensions: { ...error.extensions, code } };
@@ -63,7 +68,10 @@ const argumentNames = {
 } as const satisfies Record<string, Readonly<Record<string, string>>>;
 
 /** A resolver whose VALIDATION_FAILED names the fields as the arguments of `field` do. */
-export function namingArguments<A extends unknown[], R>(field: keyof typeof argumentNames, resolve: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+export function namingArguments<A extends unknown[], R>(
+  field: keyof typeof argumentNames,
+  resolve: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
   return async (...args) => {
     try {
       return await resolve(...args);

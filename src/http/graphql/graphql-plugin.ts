@@ -57,7 +57,13 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
     }
     const { schema, document } = prepared as Exclude<typeof prepared, readonly unknown[]>;
     const contextValue: GraphqlContext = { principal, deps, rawJson };
-    return { schema, document, variableValues: params.variables ?? undefined, operationName: params.operationName ?? undefined, contextValue };
+    return {
+      schema,
+      document,
+      variableValues: params.variables ?? undefined,
+      operationName: params.operationName ?? undefined,
+      contextValue,
+    };
   };
 
   const httpHandler = createHttpHandler({
@@ -66,7 +72,11 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
       const rawJson = (request.raw.graphqlRawJson = new RawJsonSplicer());
       const prepared = onSubscribe(request.raw, params, rawJson);
       // graphql-http refuses a mutation over GET itself, but with an error that has no code and a text/plain type.
-      if (request.method === 'GET' && !Array.isArray(prepared) && isMutation((prepared as { document: DocumentNode }).document, params.operationName)) {
+      if (
+        request.method === 'GET' &&
+        !Array.isArray(prepared) &&
+        isMutation((prepared as { document: DocumentNode }).document, params.operationName)
+      ) {
         return mutationOverGet() as never;
       }
       return prepared as never;
@@ -95,7 +105,8 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
   // Over SSE an operation counts as ok once it starts (a refused one in onSubscribe); its events are not counted.
   const prepareStream: typeof onSubscribe = (request, params) => {
     const prepared = onSubscribe(request, params);
-    if (!Array.isArray(prepared)) countOperation(deps.metrics, 'ok', (prepared as { document: DocumentNode }).document, params.operationName);
+    if (!Array.isArray(prepared))
+      countOperation(deps.metrics, 'ok', (prepared as { document: DocumentNode }).document, params.operationName);
     return prepared;
   };
   const sse = { prepare: prepareStream, formatError, live, sendBufferBytes: config.graphqlSendBufferBytes };
@@ -180,14 +191,21 @@ async function readRequestParams(request: GraphqlHttpRequest<unknown, unknown>) 
   const params = await parseRequestParams(request);
   if (!Array.isArray(params) || params[0] !== null) return params;
   const [, init] = params;
-  const body = { errors: [{ message: 'The request body must be JSON in UTF-8 (Content-Type: application/json).', extensions: { code: 'BAD_USER_INPUT' } }] };
+  const body = {
+    errors: [
+      { message: 'The request body must be JSON in UTF-8 (Content-Type: application/json).', extensions: { code: 'BAD_USER_INPUT' } },
+    ],
+  };
   return [JSON.stringify(body), { ...init, headers: { ...init.headers, 'content-type': 'application/json; charset=utf-8' } }];
 }
 
 /** GraphQL over HTTP: 405 with `Allow: POST` for a mutation sent with GET, as a coded GraphQL error. */
 function mutationOverGet() {
   const body = { errors: [{ message: 'Mutations must be sent with POST.', extensions: { code: 'BAD_USER_INPUT' } }] };
-  return [JSON.stringify(body), { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': 'application/json; charset=utf-8' } }];
+  return [
+    JSON.stringify(body),
+    { status: 405, statusText: 'Method Not Allowed', headers: { allow: 'POST', 'content-type': 'application/json; charset=utf-8' } },
+  ];
 }
 
 /**

@@ -35,11 +35,16 @@ interface Entry extends LiveConnection {
   end(why: StreamEnd): void;
 }
 
-export const slowConsumer: StreamEnd = { code: 1013, message: 'Closed: the client does not read its events fast enough; reconnect and catch up with a query.', slow: true };
+export const slowConsumer: StreamEnd = {
+  code: 1013,
+  message: 'Closed: the client does not read its events fast enough; reconnect and catch up with a query.',
+  slow: true,
+};
 
 /** How a stream ends with its session; `reason` as stored with the session, when known. */
 function sessionEnd(reason?: string): StreamEnd {
-  if (reason === ('role changed' satisfies SessionEndReason)) return { code: 4403, message: 'Forbidden: your role changed; sign in again.', slow: false };
+  if (reason === ('role changed' satisfies SessionEndReason))
+    return { code: 4403, message: 'Forbidden: your role changed; sign in again.', slow: false };
   const why = reason === undefined ? '' : ` (${reason})`;
   return { code: 4401, message: `Unauthorized: the session has ended${why}; sign in again.`, slow: false };
 }
@@ -58,7 +63,9 @@ export class LiveStreams {
   private readonly stopListening: () => void;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly deps: { events: DomainEventBus; sessions: UserSessions; limits: LiveStreamLimits; onError: (error: unknown) => void }) {
+  constructor(
+    private readonly deps: { events: DomainEventBus; sessions: UserSessions; limits: LiveStreamLimits; onError: (error: unknown) => void },
+  ) {
     this.stopListening = deps.events.onAnyInstance('sessionsEnded', ({ sessionIds, reason }) => {
       const ended = new Set(sessionIds);
       for (const entry of this.entries) if (ended.has(entry.principal.sessionId)) this.end(entry, sessionEnd(reason));
@@ -106,12 +113,19 @@ export class LiveStreams {
     }
     const { perConnection, perUser } = this.deps.limits;
     if (entry.subscriptions >= perConnection) {
-      throw new AppError('RATE_LIMITED', `At most ${perConnection} live subscriptions per connection (GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION).`, [], { retryAfterS: 1 });
+      throw new AppError(
+        'RATE_LIMITED',
+        `At most ${perConnection} live subscriptions per connection (GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION).`,
+        [],
+        { retryAfterS: 1 },
+      );
     }
     const userId = entry.principal.userId;
     const held = this.perUser.get(userId) ?? 0;
     if (held >= perUser) {
-      throw new AppError('RATE_LIMITED', `At most ${perUser} live subscriptions per user (GRAPHQL_SUBSCRIPTIONS_PER_USER).`, [], { retryAfterS: 1 });
+      throw new AppError('RATE_LIMITED', `At most ${perUser} live subscriptions per user (GRAPHQL_SUBSCRIPTIONS_PER_USER).`, [], {
+        retryAfterS: 1,
+      });
     }
     entry.subscriptions += 1;
     this.perUser.set(userId, held + 1);

@@ -48,7 +48,10 @@ export class OperationPreparer {
   private validate(schema: GraphQLSchema, document: DocumentNode, audience: Audience): readonly GraphQLError[] {
     const overLimits = validate(schema, document, [operationLimitsRule]);
     if (overLimits.length > 0) return overLimits;
-    return [...validate(schema, document, audience === 'anonymous' ? this.rules.anonymous : this.rules.signedIn), ...missingRootTypes(schema, document)];
+    return [
+      ...validate(schema, document, audience === 'anonymous' ? this.rules.anonymous : this.rules.signedIn),
+      ...missingRootTypes(schema, document),
+    ];
   }
 
   private parse(query: string): DocumentNode | GraphQLError {
@@ -59,7 +62,10 @@ export class OperationPreparer {
       } catch (error) {
         // Anything but a syntax error is the parser giving up (a stack overflow on deep nesting): say so, without
         // the engine's own message.
-        document = error instanceof GraphQLError ? error : codedError('The operation could not be parsed: it is nested too deeply.', 'BAD_USER_INPUT');
+        document =
+          error instanceof GraphQLError
+            ? error
+            : codedError('The operation could not be parsed: it is nested too deeply.', 'BAD_USER_INPUT');
       }
       remember(this.documents, query, document);
     }

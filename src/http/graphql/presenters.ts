@@ -50,5 +50,10 @@ export function presentApiClient(client: ApiClient) {
 
 /** The MqttCredential type: never the password. */
 export function presentMqttCredential(credential: MqttCredential) {
-  return { username: credential.username, kind: credential.kind, createdAt: toUnixSeconds(credential.createdAt), revoked: credential.revokedAt !== null };
+  return {
+    username: credential.username,
+    kind: credential.kind,
+    createdAt: toUnixSeconds(credential.createdAt),
+    revoked: credential.revokedAt !== null,
+  };
 }

@@ -25,7 +25,11 @@ export function buildRoleSchemas(resolvers: IResolvers): Record<Audience, GraphQ
 /** Every root field of the full schema must have a row in the access table (checked by a test). */
 export function operationsWithoutAccessRule(schema: GraphQLSchema): string[] {
   const missing: string[] = [];
-  for (const [operation, type] of [['Query', schema.getQueryType()], ['Mutation', schema.getMutationType()], ['Subscription', schema.getSubscriptionType()]] as const) {
+  for (const [operation, type] of [
+    ['Query', schema.getQueryType()],
+    ['Mutation', schema.getMutationType()],
+    ['Subscription', schema.getSubscriptionType()],
+  ] as const) {
     for (const field of Object.keys(type?.getFields() ?? {})) {
       if (!(field in operationAccess[operation])) missing.push(`${operation}.${field}`);
     }

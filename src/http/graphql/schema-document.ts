@@ -26,12 +26,16 @@ export function registerSchemaDocument(
   app.get<{ Querystring: { role?: string } }>(
     schemaDocumentPath(options.graphqlPath),
     {
-      schema: { hide: true, querystring: { type: 'object', properties: { role: { type: 'string', maxLength: 20 } }, additionalProperties: false } },
+      schema: {
+        hide: true,
+        querystring: { type: 'object', properties: { role: { type: 'string', maxLength: 20 } }, additionalProperties: false },
+      },
       onRequest: async (request) => options.onRequest(request),
     },
     async (request, reply) => {
       const caller = request.graphqlUser;
-      if (!caller) throw unauthenticated(`${request.graphqlTokenProblem ?? 'No access token was sent.'} The schema needs a signed-in caller.`);
+      if (!caller)
+        throw unauthenticated(`${request.graphqlTokenProblem ?? 'No access token was sent.'} The schema needs a signed-in caller.`);
       const asked = request.query.role;
       const role = asked === undefined ? caller.role : roleOrder.find((candidate) => candidate.toLowerCase() === asked.toLowerCase());
       if (!role) throw validationFailed([fieldProblem('role', `must be one of ${roleOrder.map((name) => name.toLowerCase()).join(', ')}`)]);

@@ -1,6 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { execute, getOperationAST, subscribe, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import {
+  execute,
+  getOperationAST,
+  subscribe,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLError,
+} from 'graphql';
 import { invalidField } from '../../domain/errors.js';
 import { toAppError } from '../problem.js';
 import type { GraphqlContext } from './graphql-deps.js';
@@ -13,7 +21,15 @@ export interface SseParams {
   operationName?: string | null;
 }
 
-type Prepared = readonly GraphQLError[] | { schema: ExecutionArgs['schema']; document: DocumentNode; variableValues?: Record<string, unknown>; operationName?: string; contextValue: GraphqlContext };
+type Prepared =
+  | readonly GraphQLError[]
+  | {
+      schema: ExecutionArgs['schema'];
+      document: DocumentNode;
+      variableValues?: Record<string, unknown>;
+      operationName?: string;
+      contextValue: GraphqlContext;
+    };
 
 export interface SseDeps {
   prepare(request: FastifyRequest, params: SseParams): Prepared;
@@ -93,7 +109,8 @@ function readParams(request: FastifyRequest): SseParams {
       throw invalidField('variables', 'variables must be a JSON object.');
     }
   }
-  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) throw invalidField('variables', 'variables must be a JSON object.');
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables)))
+    throw invalidField('variables', 'variables must be a JSON object.');
   const operationName = source?.operationName;
   if (operationName != null && typeof operationName !== 'string') throw invalidField('operationName', 'operationName must be a string.');
   return { query, variables: variables as Record<string, unknown> | null | undefined, operationName };

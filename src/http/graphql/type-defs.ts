@@ -8,7 +8,11 @@
  */
 export const typeDefs = /* GraphQL */ `
   "thingdesk: things, their messages, commands, installation status, groups and alerts, for the caller's organization."
-  schema { query: Query mutation: Mutation subscription: Subscription }
+  schema {
+    query: Query
+    mutation: Mutation
+    subscription: Subscription
+  }
 
   "Any JSON value: device messages and commands, whose fields depend on the message id (see the catalog)."
   scalar JSON
@@ -416,12 +420,7 @@ export const typeDefs = /* GraphQL */ `
     "One group's things (NOT_FOUND for a group the caller cannot see)."
     group("The group's id ('unassigned': things in no group)." groupId: String!): GroupThings
     "A thing's command history, newest request first."
-    commands(
-      "The thing's TUID."
-      tuid: ID!
-      "At most this many requests (0 or absent: all)."
-      limit: Int
-    ): [CommandRecord!]!
+    commands("The thing's TUID." tuid: ID!, "At most this many requests (0 or absent: all)." limit: Int): [CommandRecord!]!
     "A thing's installation status history, newest first."
     installations(
       "The thing's TUID."
@@ -475,7 +474,12 @@ export const typeDefs = /* GraphQL */ `
     "Revokes a REST API client: its tokens stop working. True on success."
     revokeApiClient("The client's id." clientId: String!): Boolean!
     "Creates an MQTT credential; its password is shown once."
-    createMqttCredential("What it may do." kind: MqttCredentialKind!, "The username (generated when absent)." username: String): MqttCredentialSecret!
+    createMqttCredential(
+      "What it may do."
+      kind: MqttCredentialKind!
+      "The username (generated when absent)."
+      username: String
+    ): MqttCredentialSecret!
     "Revokes an MQTT credential: its connections close. True on success."
     revokeMqttCredential("The username." username: String!): Boolean!
   }

@@ -1,4 +1,12 @@
-import { Kind, type ASTVisitor, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  Kind,
+  type ASTVisitor,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import { codedError } from './graphql-errors.js';
 
 /**
@@ -22,7 +30,16 @@ export const queryLimits = {
 /** The meta-fields whose subtrees are measured against the introspection bounds. */
 const introspectionFields = new Set(['__schema', '__type']);
 /** Fields of the introspection types that answer lists: each nesting multiplies the answer by the schema's size. */
-const introspectionListFields = new Set(['types', 'directives', 'fields', 'args', 'inputFields', 'interfaces', 'possibleTypes', 'enumValues']);
+const introspectionListFields = new Set([
+  'types',
+  'directives',
+  'fields',
+  'args',
+  'inputFields',
+  'interfaces',
+  'possibleTypes',
+  'enumValues',
+]);
 
 /**
  * Depth (field levels), field selections in all and top-level fields of a selection set, fragments expanded;
@@ -39,7 +56,15 @@ export interface SelectionCost {
   introspectionLists: number;
 }
 
-const noCost: SelectionCost = { depth: 0, fields: 0, roots: 0, lists: 0, introspectionDepth: 0, introspectionFields: 0, introspectionLists: 0 };
+const noCost: SelectionCost = {
+  depth: 0,
+  fields: 0,
+  roots: 0,
+  lists: 0,
+  introspectionDepth: 0,
+  introspectionFields: 0,
+  introspectionLists: 0,
+};
 
 /**
  * Measures every operation and fragment of a document with fragments expanded, in time linear in the document:
@@ -70,7 +95,9 @@ export class DocumentCost {
       let inner: SelectionCost;
       if (selection.kind === Kind.FIELD) {
         const below = selection.selectionSet ? this.of(selection.selectionSet) : noCost;
-        inner = introspectionFields.has(selection.name.value) ? metaField(below) : field(below, introspectionListFields.has(selection.name.value));
+        inner = introspectionFields.has(selection.name.value)
+          ? metaField(below)
+          : field(below, introspectionListFields.has(selection.name.value));
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         inner = this.of(selection.selectionSet);
       } else {
@@ -161,18 +188,25 @@ const countShownUpTo = 1_000_000;
 function overLimits(cost: SelectionCost, subject: string): string[] {
   const messages: string[] = [];
   const count = (n: number) => (n > countShownUpTo ? `more than ${countShownUpTo}` : String(n));
-  if (cost.depth > queryLimits.maxDepth) messages.push(`${subject} is nested ${count(cost.depth)} levels deep; at most ${queryLimits.maxDepth} are allowed.`);
-  if (cost.fields > queryLimits.maxFields) messages.push(`${subject} selects ${count(cost.fields)} fields; at most ${queryLimits.maxFields} are allowed.`);
-  if (cost.roots > queryLimits.maxRootFields) messages.push(`${subject} has ${count(cost.roots)} top-level fields; at most ${queryLimits.maxRootFields} are allowed.`);
+  if (cost.depth > queryLimits.maxDepth)
+    messages.push(`${subject} is nested ${count(cost.depth)} levels deep; at most ${queryLimits.maxDepth} are allowed.`);
+  if (cost.fields > queryLimits.maxFields)
+    messages.push(`${subject} selects ${count(cost.fields)} fields; at most ${queryLimits.maxFields} are allowed.`);
+  if (cost.roots > queryLimits.maxRootFields)
+    messages.push(`${subject} has ${count(cost.roots)} top-level fields; at most ${queryLimits.maxRootFields} are allowed.`);
   const introspection = `${subject} introspects`;
   if (cost.introspectionDepth > queryLimits.maxIntrospectionDepth) {
-    messages.push(`${introspection} ${count(cost.introspectionDepth)} levels deep; at most ${queryLimits.maxIntrospectionDepth} are allowed.`);
+    messages.push(
+      `${introspection} ${count(cost.introspectionDepth)} levels deep; at most ${queryLimits.maxIntrospectionDepth} are allowed.`,
+    );
   }
   if (cost.introspectionFields > queryLimits.maxIntrospectionFields) {
     messages.push(`${introspection} ${count(cost.introspectionFields)} fields; at most ${queryLimits.maxIntrospectionFields} are allowed.`);
   }
   if (cost.introspectionLists > queryLimits.maxIntrospectionLists) {
-    messages.push(`${introspection} lists nested ${count(cost.introspectionLists)} deep; at most ${queryLimits.maxIntrospectionLists} are allowed.`);
+    messages.push(
+      `${introspection} lists nested ${count(cost.introspectionLists)} deep; at most ${queryLimits.maxIntrospectionLists} are allowed.`,
+    );
   }
   return messages;
 }

@@ -29,12 +29,20 @@ interface SocketState {
  */
 export function attachWebSocketServer(
   app: FastifyInstance,
-  deps: GraphqlDeps & { schemas: Record<Audience, GraphQLSchema>; preparer: OperationPreparer; formatError: (error: unknown) => unknown; live: LiveStreams },
+  deps: GraphqlDeps & {
+    schemas: Record<Audience, GraphQLSchema>;
+    preparer: OperationPreparer;
+    formatError: (error: unknown) => unknown;
+    live: LiveStreams;
+  },
 ): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const sockets = new WeakMap<object, SocketState>();
   const sendBufferBytes = deps.config.graphqlSendBufferBytes;
-  const server = useServer<Record<string, unknown> | undefined, { socket: WebSocket; request: { headers: Record<string, string | string[] | undefined> } }>(
+  const server = useServer<
+    Record<string, unknown> | undefined,
+    { socket: WebSocket; request: { headers: Record<string, string | string[] | undefined> } }
+  >(
     {
       onConnect: async (ctx) => {
         const token = tokenFrom(ctx.connectionParams) ?? bearerFrom(ctx.extra.request.headers.authorization);

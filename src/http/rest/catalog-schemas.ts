@@ -11,7 +11,11 @@ export const CatalogField = Type.Object(
     name: Type.Optional(Type.String({ description: 'Field name; absent for an array item' })),
     required: Type.Optional(Type.Boolean()),
     type: literals(['Number', 'String', 'Buffer', 'Array', 'Object']),
-    values: Type.Optional(Type.Array(Type.Object({ value: Type.Union([Type.Number(), Type.String()]), meaning: Type.String() }), { description: 'The value set' })),
+    values: Type.Optional(
+      Type.Array(Type.Object({ value: Type.Union([Type.Number(), Type.String()]), meaning: Type.String() }), {
+        description: 'The value set',
+      }),
+    ),
     min: Type.Optional(Type.Number({ description: 'Inclusive lower bound' })),
     max: Type.Optional(Type.Number({ description: 'Inclusive upper bound' })),
     integer: Type.Optional(Type.Boolean({ description: 'Must be a whole number' })),
@@ -24,7 +28,11 @@ export const CatalogField = Type.Object(
     unit: Type.Optional(Type.String()),
     description: Type.Optional(Type.String()),
     default: Type.Optional(Type.Union([Type.Number(), Type.String()], { description: 'Device default when the field is not sent' })),
-    flags: Type.Optional(Type.Array(Type.Object({ bit: Type.Integer(), name: Type.String(), meaning: Type.String() }), { description: 'Bit meanings of a set of flags' })),
+    flags: Type.Optional(
+      Type.Array(Type.Object({ bit: Type.Integer(), name: Type.String(), meaning: Type.String() }), {
+        description: 'Bit meanings of a set of flags',
+      }),
+    ),
     example: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Array(Type.Unknown())])),
   },
   { $id: 'CatalogField', description: 'A field of a message, or the rules of an array item' },

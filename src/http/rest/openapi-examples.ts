@@ -7,27 +7,56 @@ import { eventDefinitions, getMessageDefinition } from '../../catalog/index.js';
  */
 const tuid = 'SENSOR-0042';
 const client = 'client-3f9a1c2b7d4e';
-const thing = { tuid, battery_level: 87, timestamp: 1_700_000_000, location: { lat: 60.1699, lon: 24.9384 }, gateway_tuid: 'GW-1', version: '1.2.3', installation_status: 'installed', group_id: 'north' };
+const thing = {
+  tuid,
+  battery_level: 87,
+  timestamp: 1_700_000_000,
+  location: { lat: 60.1699, lon: 24.9384 },
+  gateway_tuid: 'GW-1',
+  version: '1.2.3',
+  installation_status: 'installed',
+  group_id: 'north',
+};
 const command = { tsmId: 1500, tsmEv: 30, transactionId: 77, measurementInterval: 60, reportInterval: 300 };
 const sent = { ...command, tsmTs: 1_700_000_100, tsmDstTuid: tuid };
-const tracked = { ...sent, status: 'applied', response: { tsmId: 1500, tsmEv: 31, tsmTs: 1_700_000_160, tsmTuid: tuid, transactionId: 77 }, respondedAt: 1_700_000_160 };
+const tracked = {
+  ...sent,
+  status: 'applied',
+  response: { tsmId: 1500, tsmEv: 31, tsmTs: 1_700_000_160, tsmTuid: tuid, transactionId: 77 },
+  respondedAt: 1_700_000_160,
+};
 const catalogMessage = getMessageDefinition(1110);
 
 export const operationExamples: Readonly<Record<string, { request?: unknown; response: unknown }>> = {
-  createClientToken: { request: { client_id: client, client_secret: 'hS1v…(the secret shown once at creation)' }, response: { data: { token: 'eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyJvcmciOiJhY21lIn0.c2lnbmF0dXJl', expires_in: 900 } } },
+  createClientToken: {
+    request: { client_id: client, client_secret: 'hS1v…(the secret shown once at creation)' },
+    response: { data: { token: 'eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyJvcmciOiJhY21lIn0.c2lnbmF0dXJl', expires_in: 900 } },
+  },
   listThings: { response: { data: { things: [thing], next_cursor: null } } },
   getThing: { response: { data: thing } },
-  listThingMessages: { response: { data: [{ tsmId: 1110, tsmEv: 10, tsmTs: 1_700_000_000, tsmTuid: tuid, batl: 87.4, deploymentGroupId: 'north' }] } },
+  listThingMessages: {
+    response: { data: [{ tsmId: 1110, tsmEv: 10, tsmTs: 1_700_000_000, tsmTuid: tuid, batl: 87.4, deploymentGroupId: 'north' }] },
+  },
   sendCommands: { request: [command], response: { data: { tuid, timestamp: 1_700_000_100, responsible: client, commands: [sent] } } },
-  listCommandHistory: { response: { data: [{ tuid, timestamp: 1_700_000_100, responsible: client, command: tracked, commands: [tracked] }] } },
+  listCommandHistory: {
+    response: { data: [{ tuid, timestamp: 1_700_000_100, responsible: client, command: tracked, commands: [tracked] }] },
+  },
   setInstallationStatus: {
     request: { installation_status: 'installed' },
     response: { data: { tuid, installation_status: 'installed', group_id: 'north', timestamp: 1_700_000_200, responsible: client } },
   },
   listInstallationHistory: {
-    response: { data: [{ installation_status: 'installed', timestamp: 1_700_000_200, responsible: client }, { installation_status: 'new', timestamp: 1_700_000_000, responsible: 'uplink' }] },
+    response: {
+      data: [
+        { installation_status: 'installed', timestamp: 1_700_000_200, responsible: client },
+        { installation_status: 'new', timestamp: 1_700_000_000, responsible: 'uplink' },
+      ],
+    },
   },
-  createGroup: { request: { group_id: 'north', group_description: 'North site' }, response: { data: { group_id: 'north', group_description: 'North site', created_at: 1_700_000_000 } } },
+  createGroup: {
+    request: { group_id: 'north', group_description: 'North site' },
+    response: { data: { group_id: 'north', group_description: 'North site', created_at: 1_700_000_000 } },
+  },
   listGroups: {
     response: {
       data: [

@@ -17,4 +17,10 @@ export interface RestDeps extends DomainDeps {
 }
 
 /** The REST scope with the TypeBox type provider: each route's schemas give its handler the types of its input. */
-export type RestApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type RestApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

@@ -7,7 +7,11 @@ import { tuidPattern } from '../../domain/things/tuid.js';
  * document, so each shape is written once.
  */
 
-export const Tuid = Type.String({ pattern: tuidPattern.source, description: 'Thing id: 1-64 of A-Z a-z 0-9 . _ : -', 'x-expected': '1 to 64 of A-Z a-z 0-9 . _ : -' });
+export const Tuid = Type.String({
+  pattern: tuidPattern.source,
+  description: 'Thing id: 1-64 of A-Z a-z 0-9 . _ : -',
+  'x-expected': '1 to 64 of A-Z a-z 0-9 . _ : -',
+});
 export const TuidParams = Type.Object({ tuid: Tuid });
 
 export const FieldError = Type.Object({ field: Type.String(), message: Type.String() });
@@ -56,7 +60,10 @@ const sentCommandFields = {
   transactionId: Type.Integer({ description: 'Echo of the transaction id sent; the thing answers with it' }),
 };
 
-export const SentCommand = Type.Object(sentCommandFields, { additionalProperties: true, description: 'The command as sent, plus tsmTs and tsmDstTuid' });
+export const SentCommand = Type.Object(sentCommandFields, {
+  additionalProperties: true,
+  description: 'The command as sent, plus tsmTs and tsmDstTuid',
+});
 
 export const SentCommandRequest = Type.Object({
   tuid: Type.String(),

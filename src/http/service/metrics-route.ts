@@ -14,7 +14,8 @@ export function registerMetricsRoute(app: FastifyInstance, deps: { metrics: Metr
   app.get('/metrics', async (request, reply) => {
     if (expected) {
       const sent = Buffer.from(bearerToken(request) ?? '');
-      if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) throw unauthenticated('The metrics need Authorization: Bearer with METRICS_TOKEN.');
+      if (sent.length !== expected.length || !timingSafeEqual(sent, expected))
+        throw unauthenticated('The metrics need Authorization: Bearer with METRICS_TOKEN.');
     }
     reply.type(deps.metrics.registry.contentType);
     return deps.metrics.registry.metrics();

@@ -34,14 +34,21 @@ export function postgresIngestBatch(pool: pg.Pool): CommitIngestBatch {
   };
 }
 
-async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]): Promise<IngestBatchResult> {
+async function writeBatch(
+  client: pg.PoolClient,
+  records: readonly UplinkRecord[],
+  deadLetters: readonly DeadLetterRecord[],
+): Promise<IngestBatchResult> {
   const firstByTuid = new Map<string, UplinkRecord>();
   for (const record of records) if (!firstByTuid.has(record.tuid)) firstByTuid.set(record.tuid, record);
   const tuids = [...firstByTuid.keys()].sort();
 
   // Owners first: in steady state every thing is known, and one index read each is all a batch needs.
   const readOwners = (wanted: readonly string[]) =>
-    client.query<{ tuid: string; organization_id: string; group_id: string | null }>('select tuid, organization_id, group_id from things where tuid = any($1::text[])', [wanted]);
+    client.query<{ tuid: string; organization_id: string; group_id: string | null }>(
+      'select tuid, organization_id, group_id from things where tuid = any($1::text[])',
+      [wanted],
+    );
   const ownerOf = new Map((await readOwners(tuids)).rows.map((row) => [row.tuid, row]));
 
   // Claim unknown things; a concurrent claim by another instance wins by the primary key, then we read the owner.
@@ -109,7 +116,10 @@ async function writeBatch(client: pg.PoolClient, records: readonly UplinkRecord[
   const candidates = summarizeMessages(stored).sort((a, b) => (a.tuid < b.tuid ? -1 : 1));
   if (candidates.length > 0) {
     await client.query(
-      `update things set ${summarySetClause((name) => `u.${name}`, (name) => `things.${name}`)}
+      `update things set ${summarySetClause(
+        (name) => `u.${name}`,
+        (name) => `things.${name}`,
+      )}
        from unnest($1::float8[], $2::text[], $3::float8[], $4::float8[], $5::text[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::bigint[], $11::text[], $12::text[])
          as u(ts, gw, bat, bat_ts, ver, ver_ts, lat, lon, loc_ts, heard_at, heard_gw, tuid)
        where things.tuid = u.tuid`,

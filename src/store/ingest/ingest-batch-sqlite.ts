@@ -58,8 +58,7 @@ function joinResult(records: readonly UplinkRecord[], deadLetters: readonly Dead
       const message = record as StoredMessage;
       message.groupId = wire.groups.get(record.tuid) ?? null;
       stored.push(message);
-    }
-    else if (result === outcome.duplicate) duplicates += 1;
+    } else if (result === outcome.duplicate) duplicates += 1;
     else diverted.push(foreignThingDeadLetter(record));
   });
   return { stored, duplicates, deadLetters: [...deadLetters, ...diverted], claimed: wire.claimed };

@@ -11,7 +11,9 @@ export function foreignThingReason(tuid: string): string {
 }
 
 /** The dead letter recording a message diverted because its thing belongs to another organization. */
-export function foreignThingDeadLetter(record: Pick<UplinkRecord, 'organizationId' | 'receivedAt' | 'gatewayTuid' | 'tuid' | 'body'>): DeadLetterRecord {
+export function foreignThingDeadLetter(
+  record: Pick<UplinkRecord, 'organizationId' | 'receivedAt' | 'gatewayTuid' | 'tuid' | 'body'>,
+): DeadLetterRecord {
   return {
     organizationId: record.organizationId,
     receivedAt: record.receivedAt,

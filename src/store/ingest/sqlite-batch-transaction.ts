@@ -140,7 +140,8 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
         tuid: c.tuid,
       });
     }
-    for (const d of [...deadLetters, ...diverted]) insertDeadLetter.run(d.organizationId, d.receivedAt, d.source, d.client, d.reason, d.payload);
+    for (const d of [...deadLetters, ...diverted])
+      insertDeadLetter.run(d.organizationId, d.receivedAt, d.source, d.client, d.reason, d.payload);
     return { outcomes, groups, claimed };
   });
   return (batch, deadLetters) => transaction.immediate(batch, deadLetters);

@@ -13,5 +13,4 @@ export type WriterRequest =
   | { type: 'close' };
 
 export type WriterResponse =
-  | { type: 'done'; id: number; result: WireResult }
-  | { type: 'failed'; id: number; message: string; code: string | undefined };
+  { type: 'done'; id: number; result: WireResult } | { type: 'failed'; id: number; message: string; code: string | undefined };

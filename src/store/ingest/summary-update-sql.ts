@@ -1,5 +1,6 @@
 /** The values of one thing's summary update. */
-export type SummaryUpdateValue = 'ts' | 'gw' | 'bat' | 'bat_ts' | 'ver' | 'ver_ts' | 'lat' | 'lon' | 'loc_ts' | 'heard_at' | 'heard_gw' | 'tuid';
+export type SummaryUpdateValue =
+  'ts' | 'gw' | 'bat' | 'bat_ts' | 'ver' | 'ver_ts' | 'lat' | 'lon' | 'loc_ts' | 'heard_at' | 'heard_gw' | 'tuid';
 
 /**
  * The SET clause of a thing's summary update, shared by both dialects. Each value is replaced only when the
@@ -10,7 +11,8 @@ export type SummaryUpdateValue = 'ts' | 'gw' | 'bat' | 'bat_ts' | 'ver' | 'ver_t
 export function summarySetClause(value: (name: SummaryUpdateValue) => string, column: (name: string) => string = (name) => name): string {
   const v = value;
   const c = column;
-  const newer = (tsColumn: string, ts: string) => `${v(ts as SummaryUpdateValue)} is not null and (${c(tsColumn)} is null or ${c(tsColumn)} <= ${v(ts as SummaryUpdateValue)})`;
+  const newer = (tsColumn: string, ts: string) =>
+    `${v(ts as SummaryUpdateValue)} is not null and (${c(tsColumn)} is null or ${c(tsColumn)} <= ${v(ts as SummaryUpdateValue)})`;
   return `
     last_ts = case when ${newer('last_ts', 'ts')} then ${v('ts')} else ${c('last_ts')} end,
     last_gateway_tuid = case when ${newer('last_ts', 'ts')} then ${v('gw')} else ${c('last_gateway_tuid')} end,

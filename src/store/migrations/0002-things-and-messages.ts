@@ -62,7 +62,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reason', 'text', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('dead_letters_organization_received').on('dead_letters').columns(['organization_id', 'received_at']).execute();
+  await db.schema
+    .createIndex('dead_letters_organization_received')
+    .on('dead_letters')
+    .columns(['organization_id', 'received_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -31,7 +31,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .expression(
       (db as Kysely<{ things: { organization_id: string; tuid: string; created_at: number } }>)
         .selectFrom('things')
-        .select((eb) => ['organization_id', 'tuid', eb.val('new').as('installation_status'), 'created_at', eb.val('uplink').as('responsible')]) as never,
+        .select((eb) => [
+          'organization_id',
+          'tuid',
+          eb.val('new').as('installation_status'),
+          'created_at',
+          eb.val('uplink').as('responsible'),
+        ]) as never,
     )
     .execute();
 }

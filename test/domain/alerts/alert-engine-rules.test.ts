@@ -33,12 +33,20 @@ for (const target of storeTargets) {
       clock.advance(25 * minute);
       await evaluate();
       await evaluate();
-      assert.deepEqual((await periodsOf(rest(), 'DEV-1'))['device connection lost'], [{ from: utc(heardAt + 60 * minute), to: null }], 'from: when the silence began');
+      assert.deepEqual(
+        (await periodsOf(rest(), 'DEV-1'))['device connection lost'],
+        [{ from: utc(heardAt + 60 * minute), to: null }],
+        'from: when the silence began',
+      );
       assert.ok((await rest().get('/things/alerts')).body.data.alerting_tuids.includes('DEV-1'));
       clock.advance(5 * minute);
       const back = clock.now();
       await hear(server, 'GW-DEV', ['DEV-1']);
-      assert.deepEqual((await periodsOf(rest(), 'DEV-1'))['device connection lost'], [{ from: utc(heardAt + 60 * minute), to: utc(back) }], 'closed on ingest at arrival');
+      assert.deepEqual(
+        (await periodsOf(rest(), 'DEV-1'))['device connection lost'],
+        [{ from: utc(heardAt + 60 * minute), to: utc(back) }],
+        'closed on ingest at arrival',
+      );
       await evaluate();
       assert.equal((await periodsOf(rest(), 'DEV-1'))['device connection lost']?.length, 1);
     });
@@ -52,14 +60,22 @@ for (const target of storeTargets) {
       clock.advance(2 * minute);
       await evaluate();
       for (const tuid of ['GB-1', 'GB-2', 'GB-3']) {
-        assert.deepEqual((await periodsOf(rest(), tuid))['gateway connection lost'], [{ from: utc(heardAt + 10 * minute), to: null }], tuid);
+        assert.deepEqual(
+          (await periodsOf(rest(), tuid))['gateway connection lost'],
+          [{ from: utc(heardAt + 10 * minute), to: null }],
+          tuid,
+        );
       }
       assert.equal((await periodsOf(rest(), 'GB-4'))['gateway connection lost'], undefined, 'another gateway, still heard');
       clock.advance(3 * minute);
       const back = clock.now();
       await hear(server, 'GW-B', ['GB-1']);
       for (const tuid of ['GB-1', 'GB-2', 'GB-3']) {
-        assert.deepEqual((await periodsOf(rest(), tuid))['gateway connection lost'], [{ from: utc(heardAt + 10 * minute), to: utc(back) }], tuid);
+        assert.deepEqual(
+          (await periodsOf(rest(), tuid))['gateway connection lost'],
+          [{ from: utc(heardAt + 10 * minute), to: utc(back) }],
+          tuid,
+        );
       }
       await evaluate();
       assert.equal((await periodsOf(rest(), 'GB-2'))['gateway connection lost']?.length, 1, 'the gateway is heard again: no new period');
@@ -73,7 +89,9 @@ for (const target of storeTargets) {
       clock.advance(minute);
       const moved = clock.now();
       await hear(server, 'GW-D', ['GC-1']);
-      assert.deepEqual((await periodsOf(rest(), 'GC-1'))['gateway connection lost'], [{ from: utc(heardAt + 10 * minute), to: utc(moved) }]);
+      assert.deepEqual((await periodsOf(rest(), 'GC-1'))['gateway connection lost'], [
+        { from: utc(heardAt + 10 * minute), to: utc(moved) },
+      ]);
       assert.deepEqual((await periodsOf(rest(), 'GC-2'))['gateway connection lost'], [{ from: utc(heardAt + 10 * minute), to: null }]);
       clock.advance(11 * minute);
       await evaluate();

@@ -59,14 +59,19 @@ for (const target of storeTargets) {
 
     test('from/to select the periods overlapping the window', async () => {
       assert.deepEqual(await alertsIn(at(0, 0), at(0, 39)), [], 'before the first period');
-      assert.deepEqual(await alertsIn(at(0, 0), at(0, 40)), [{ tuid: 'DST-1', alert_type: 'device connection lost', alerts: [{ from: '2026-03-29T02:40:00', to: '2026-03-29T04:20:00' }] }]);
+      assert.deepEqual(await alertsIn(at(0, 0), at(0, 40)), [
+        { tuid: 'DST-1', alert_type: 'device connection lost', alerts: [{ from: '2026-03-29T02:40:00', to: '2026-03-29T04:20:00' }] },
+      ]);
       assert.equal((await alertsIn(at(1, 20), at(1, 30))).length, 1, 'a period ending exactly at from overlaps');
       assert.deepEqual(await alertsIn(at(1, 21), at(1, 49)), [], 'between the periods');
       const active = await alertsIn(at(2, 30), at(2, 30));
-      assert.deepEqual(active.map((r) => [r.alert_type, r.alerts]), [
-        ['gateway connection lost', [{ from: '2026-03-29T05:20:00', to: null }]],
-        ['device connection lost', [{ from: '2026-03-29T04:50:00', to: null }]],
-      ]);
+      assert.deepEqual(
+        active.map((r) => [r.alert_type, r.alerts]),
+        [
+          ['gateway connection lost', [{ from: '2026-03-29T05:20:00', to: null }]],
+          ['device connection lost', [{ from: '2026-03-29T04:50:00', to: null }]],
+        ],
+      );
     });
 
     test('opened and closed periods are published on thingdesk/{org}/alerts', async () => {
@@ -76,12 +81,29 @@ for (const target of storeTargets) {
       const payloads = feed.payloads();
       assert.deepEqual(payloads.slice(0, 2), [
         { ...device, state: 'opened', from: '2026-03-29T02:40:00', to: null, opened_at: s(at(0, 40)), closed_at: null },
-        { ...device, state: 'closed', from: '2026-03-29T02:40:00', to: '2026-03-29T04:20:00', opened_at: s(at(0, 40)), closed_at: s(at(1, 20)) },
+        {
+          ...device,
+          state: 'closed',
+          from: '2026-03-29T02:40:00',
+          to: '2026-03-29T04:20:00',
+          opened_at: s(at(0, 40)),
+          closed_at: s(at(1, 20)),
+        },
       ]);
       const later = payloads.slice(2).sort((a, b) => String(a.alert_type).localeCompare(String(b.alert_type)));
       assert.deepEqual(later, [
         { ...device, state: 'opened', from: '2026-03-29T04:50:00', to: null, opened_at: s(at(1, 50)), closed_at: null },
-        { tuid: 'DST-1', alert_type: 'gateway connection lost', gateway_tuid: 'GW-DST', time_zone: 'Europe/Helsinki', state: 'opened', from: '2026-03-29T05:20:00', to: null, opened_at: s(at(2, 20)), closed_at: null },
+        {
+          tuid: 'DST-1',
+          alert_type: 'gateway connection lost',
+          gateway_tuid: 'GW-DST',
+          time_zone: 'Europe/Helsinki',
+          state: 'opened',
+          from: '2026-03-29T05:20:00',
+          to: null,
+          opened_at: s(at(2, 20)),
+          closed_at: null,
+        },
       ]);
       clock.advance(minute);
       await server.app.alertEngine.evaluateSilence();

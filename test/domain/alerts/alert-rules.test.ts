@@ -44,11 +44,13 @@ describe('alert rules (SPEC section 7)', () => {
       [null, true, true],
       [null, false, false],
     ];
-    for (const [level, currentlyLow, next] of cases) assert.equal(nextBatteryLow(level, currentlyLow, thresholds), next, `${level} ${currentlyLow}`);
+    for (const [level, currentlyLow, next] of cases)
+      assert.equal(nextBatteryLow(level, currentlyLow, thresholds), next, `${level} ${currentlyLow}`);
   });
 
   test('retired and quarantined things raise no connection alerts; every other status does', () => {
-    for (const status of installationStatuses) assert.equal(raisesConnectionAlerts(status), status !== 'retired' && status !== 'quarantine', status);
+    for (const status of installationStatuses)
+      assert.equal(raisesConnectionAlerts(status), status !== 'retired' && status !== 'quarantine', status);
   });
 
   test('expected alert types for a thing', () => {
@@ -64,15 +66,24 @@ describe('alert rules (SPEC section 7)', () => {
       ['all well', {}, []],
       ['gateway silent', { gatewayLastHeardAt: now - 16 * minute, lastHeardAt: now - 16 * minute }, ['gateway connection lost']],
       ['thing silent, gateway heard through others', { lastHeardAt: now - 61 * minute }, ['device connection lost']],
-      ['both silent', { lastHeardAt: now - 61 * minute, gatewayLastHeardAt: now - 61 * minute }, ['gateway connection lost', 'device connection lost']],
+      [
+        'both silent',
+        { lastHeardAt: now - 61 * minute, gatewayLastHeardAt: now - 61 * minute },
+        ['gateway connection lost', 'device connection lost'],
+      ],
       ['no gateway known', { lastHeardGatewayTuid: null, gatewayLastHeardAt: null }, []],
       ['retired and silent', { installationStatus: 'retired', lastHeardAt: now - 61 * minute, gatewayLastHeardAt: now - 61 * minute }, []],
-      ['quarantined and silent, battery low', { installationStatus: 'quarantine', lastHeardAt: now - 61 * minute, batteryLevel: 5 }, ['battery low']],
+      [
+        'quarantined and silent, battery low',
+        { installationStatus: 'quarantine', lastHeardAt: now - 61 * minute, batteryLevel: 5 },
+        ['battery low'],
+      ],
       ['never heard', { lastHeardAt: null, lastHeardGatewayTuid: null, gatewayLastHeardAt: null, batteryLevel: null }, []],
       ['battery between thresholds, was low', { batteryLevel: 17, batteryLow: true }, ['battery low']],
       ['battery between thresholds, was fine', { batteryLevel: 17 }, []],
     ];
-    for (const [name, change, expected] of cases) assert.deepEqual(expectedAlertTypes({ ...quiet, ...change }, now, thresholds), expected, name);
+    for (const [name, change, expected] of cases)
+      assert.deepEqual(expectedAlertTypes({ ...quiet, ...change }, now, thresholds), expected, name);
   });
 
   test('only a 1110 with a numeric batl reports a battery level', () => {

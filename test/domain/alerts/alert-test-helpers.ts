@@ -20,7 +20,11 @@ export function utc(ms: number): string {
  */
 export async function hear(server: TestApp, gatewayTuid: string, tuids: string[]): Promise<void> {
   // A distinct uptime each time: an identical message would be a redelivered duplicate, which is not stored.
-  await publishUplinks(server, tuids.map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: 1_000_000, tsmTuid: tuid, uptime: (sequence += 1) })), gatewayTuid);
+  await publishUplinks(
+    server,
+    tuids.map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: 1_000_000, tsmTuid: tuid, uptime: (sequence += 1) })),
+    gatewayTuid,
+  );
   await server.app.alertEngine.settled();
 }
 
@@ -38,7 +42,10 @@ export async function periodsOf(rest: RestClient, tuid: string): Promise<Periods
 /** Subscribes an integration credential of `acme` to its alerts topic and collects what arrives. */
 export async function subscribeAlerts(server: TestApp) {
   const username = `feed-${Math.random().toString(16).slice(2, 10)}`;
-  await createMqttCredential({ store: server.app.store, clock: server.app.clock }, { organizationId: 'acme', kind: 'integration', username, password: 'feed-password-0123' });
+  await createMqttCredential(
+    { store: server.app.store, clock: server.app.clock },
+    { organizationId: 'acme', kind: 'integration', username, password: 'feed-password-0123' },
+  );
   const client = await connectMqtt(server.mqttUrl, { username, password: 'feed-password-0123' });
   await client.subscribeAsync('thingdesk/acme/alerts', { qos: 1 });
   const collected = collectMessages(client);

@@ -51,7 +51,10 @@ for (const target of storeTargets) {
 
       clock.advance((longestTokenLifetimeS + 61) * 1000);
       assert.equal(await keys.verificationKey(old.kid), undefined);
-      assert.deepEqual((await keys.jwks()).keys.map((k) => k.kid), [newKid]);
+      assert.deepEqual(
+        (await keys.jwks()).keys.map((k) => k.kid),
+        [newKid],
+      );
     });
 
     test('an instance learns of a rotation made elsewhere when it meets the new kid', async () => {

@@ -65,7 +65,10 @@ const command = (tsmId: number, transactionId: number) => JSON.stringify({ tsmId
 describe('startCommandResponseMatcher', () => {
   test('messages without a transactionId cost no store query', async () => {
     const { store, lookups } = fakeStore([]);
-    await run(store, [stored({ tsmId: 1110, tsmTs: 1, tsmTuid: 'T-1', batl: 5 }), stored({ tsmId: 1500, tsmTs: 1, tsmTuid: 'T-1', transactionId: 'x' })]);
+    await run(store, [
+      stored({ tsmId: 1110, tsmTs: 1, tsmTuid: 'T-1', batl: 5 }),
+      stored({ tsmId: 1500, tsmTs: 1, tsmTuid: 'T-1', transactionId: 'x' }),
+    ]);
     assert.deepEqual(lookups, []);
   });
 
@@ -77,7 +80,9 @@ describe('startCommandResponseMatcher', () => {
     const echo = { tsmId: 1500, tsmEv: 31, tsmTs: 2, tsmTuid: 'T-1', transactionId: 5 };
     const answered = await run(store, [stored(echo)]);
     assert.deepEqual(lookups, [{ organizationId: 'acme', tuid: 'T-1', transactionId: 5 }]);
-    assert.deepEqual(updates, [{ requestId: 9, position: 1, status: 'applied', response: JSON.stringify(echo), respondedAt: 1_800_000_000_123 }]);
+    assert.deepEqual(updates, [
+      { requestId: 9, position: 1, status: 'applied', response: JSON.stringify(echo), respondedAt: 1_800_000_000_123 },
+    ]);
     assert.equal(answered.length, 1);
     assert.deepEqual(answered[0], {
       organizationId: 'acme',
@@ -95,7 +100,10 @@ describe('startCommandResponseMatcher', () => {
   test('a 1102 makes the first waiting command unavailable', async () => {
     const { store, updates } = fakeStore([{ requestId: 3, position: 0, body: command(13200, 8) }]);
     await run(store, [stored({ tsmId: 1102, tsmTs: 2, tsmTuid: 'T-1', transactionId: 8 })]);
-    assert.deepEqual(updates.map((u) => [u.requestId, u.status]), [[3, 'unavailable']]);
+    assert.deepEqual(
+      updates.map((u) => [u.requestId, u.status]),
+      [[3, 'unavailable']],
+    );
   });
 
   test('a command answered meanwhile elsewhere is skipped for the next candidate; nothing waiting, nothing emitted', async () => {
@@ -107,7 +115,10 @@ describe('startCommandResponseMatcher', () => {
       new Set(['7:0']),
     );
     const answered = await run(store, [stored({ tsmId: 1500, tsmEv: 31, tsmTs: 2, tsmTuid: 'T-1', transactionId: 1 })]);
-    assert.deepEqual(updates.map((u) => u.requestId), [6]);
+    assert.deepEqual(
+      updates.map((u) => u.requestId),
+      [6],
+    );
     assert.equal(answered.length, 1);
     assert.deepEqual(await run(fakeStore([]).store, [stored({ tsmId: 1500, tsmTs: 2, tsmTuid: 'T-1', transactionId: 1 })]), []);
   });
@@ -117,7 +128,13 @@ describe('startCommandResponseMatcher', () => {
       { requestId: 2, position: 0, body: command(1500, 4) },
       { requestId: 1, position: 0, body: command(1500, 4) },
     ]);
-    await run(store, [stored({ tsmId: 1500, tsmTs: 2, tsmTuid: 'T-1', transactionId: 4 }), stored({ tsmId: 1500, tsmTs: 3, tsmTuid: 'T-1', transactionId: 4 })]);
-    assert.deepEqual(updates.map((u) => u.requestId), [2, 1]);
+    await run(store, [
+      stored({ tsmId: 1500, tsmTs: 2, tsmTuid: 'T-1', transactionId: 4 }),
+      stored({ tsmId: 1500, tsmTs: 3, tsmTuid: 'T-1', transactionId: 4 }),
+    ]);
+    assert.deepEqual(
+      updates.map((u) => u.requestId),
+      [2, 1],
+    );
   });
 });

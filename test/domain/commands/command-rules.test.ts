@@ -19,16 +19,32 @@ describe('checkCommands', () => {
     { name: 'not an array', body: interval, fields: ['commands'] },
     { name: 'null', body: null, fields: ['commands'] },
     { name: 'an empty array', body: [], fields: ['commands'] },
-    { name: `${commandsPerRequest.max + 1} commands`, body: Array.from({ length: commandsPerRequest.max + 1 }, () => interval), fields: ['commands'] },
+    {
+      name: `${commandsPerRequest.max + 1} commands`,
+      body: Array.from({ length: commandsPerRequest.max + 1 }, () => interval),
+      fields: ['commands'],
+    },
     { name: 'an element that is not an object', body: [interval, 5], fields: ['commands[1]'] },
     { name: 'an id the endpoint does not take', body: [{ ...interval, tsmId: 1502 }], fields: ['commands[0].tsmId'] },
-    { name: 'a bad field in the third command', body: [interval, interval, { ...interval, reportInterval: 0 }], fields: ['commands[2].reportInterval'] },
+    {
+      name: 'a bad field in the third command',
+      body: [interval, interval, { ...interval, reportInterval: 0 }],
+      fields: ['commands[2].reportInterval'],
+    },
     { name: 'the matching destination', body: [{ ...interval, tsmDstTuid: 'T-1' }], fields: [] },
     { name: 'another destination', body: [{ ...interval, tsmDstTuid: 'T-2' }], fields: ['commands[0].tsmDstTuid'] },
     { name: 'a destination that is not a string', body: [{ ...interval, tsmDstTuid: 5 }], fields: ['commands[0].tsmDstTuid'] },
     { name: 'a 13200 with free fields', body: [{ tsmId: 13200, tsmEv: 30, transactionId: 1, anything: { nested: true } }], fields: [] },
-    { name: 'a 13200 with a field the history reserves', body: [{ tsmId: 13200, tsmEv: 30, transactionId: 1, status: 'x' }], fields: ['commands[0].status'] },
-    { name: 'a 1500 with a reserved name, reported once as unknown', body: [{ ...interval, response: 1 }], fields: ['commands[0].response'] },
+    {
+      name: 'a 13200 with a field the history reserves',
+      body: [{ tsmId: 13200, tsmEv: 30, transactionId: 1, status: 'x' }],
+      fields: ['commands[0].status'],
+    },
+    {
+      name: 'a 1500 with a reserved name, reported once as unknown',
+      body: [{ ...interval, response: 1 }],
+      fields: ['commands[0].response'],
+    },
   ];
   for (const { name, body, fields } of cases) {
     test(name, () => {
@@ -42,7 +58,9 @@ describe('checkCommands', () => {
 
 describe('stampCommands', () => {
   test('sets tsmTs and tsmDstTuid, overwriting a sent tsmTs, and keeps every other field', () => {
-    assert.deepEqual(stampCommands([{ ...interval, tsmTs: 5 }], 'T-1', 1_800_000_000), [{ ...interval, tsmTs: 1_800_000_000, tsmDstTuid: 'T-1' }]);
+    assert.deepEqual(stampCommands([{ ...interval, tsmTs: 5 }], 'T-1', 1_800_000_000), [
+      { ...interval, tsmTs: 1_800_000_000, tsmDstTuid: 'T-1' },
+    ]);
   });
 });
 
@@ -61,8 +79,12 @@ describe('answers', () => {
     });
   }
 
-  test('the first waiting command with the answer\'s id wins, else the first (newest request first)', () => {
-    const waiting = [{ tsmId: 1501, n: 1 }, { tsmId: 1500, n: 2 }, { tsmId: 1500, n: 3 }];
+  test("the first waiting command with the answer's id wins, else the first (newest request first)", () => {
+    const waiting = [
+      { tsmId: 1501, n: 1 },
+      { tsmId: 1500, n: 2 },
+      { tsmId: 1500, n: 3 },
+    ];
     assert.equal(chooseAnsweredCommand(waiting, 1500)?.n, 2);
     assert.equal(chooseAnsweredCommand(waiting, 1102)?.n, 1);
     assert.equal(chooseAnsweredCommand([], 1500), undefined);

@@ -23,8 +23,13 @@ for (const target of storeTargets) {
     let gateway: MqttClient;
     before(async () => {
       server = await startTestApp({ DATABASE_URL: await target.createUrl() });
-      gateway = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
-      await gateway.publishAsync('thingdesk/acme/up/GW-1', JSON.stringify([{ tsmId: 1112, tsmTs: 1, tsmTuid: 'FAIL-1', uptime: 1 }]), { qos: 1 });
+      gateway = await connectMqtt(server.mqttUrl, {
+        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+      });
+      await gateway.publishAsync('thingdesk/acme/up/GW-1', JSON.stringify([{ tsmId: 1112, tsmTs: 1, tsmTuid: 'FAIL-1', uptime: 1 }]), {
+        qos: 1,
+      });
     });
     after(() => server?.stop());
 

@@ -3,7 +3,22 @@ import { describe, test } from 'node:test';
 import { AppError } from '../../../src/domain/errors.js';
 import { checkGroupDescription, checkGroupId, requireGroupRef } from '../../../src/domain/groups/group-id-rules.js';
 
-const valid = ['north', 'North', 'a', 'a'.repeat(64), 'é'.repeat(64), '😀'.repeat(64), 'site-7_b.c:d', 'ryhmä', '北区', '$sys', '...', '.a', 'unassigned-2', 'xunassigned'];
+const valid = [
+  'north',
+  'North',
+  'a',
+  'a'.repeat(64),
+  'é'.repeat(64),
+  '😀'.repeat(64),
+  'site-7_b.c:d',
+  'ryhmä',
+  '北区',
+  '$sys',
+  '...',
+  '.a',
+  'unassigned-2',
+  'xunassigned',
+];
 
 const invalid: [string, unknown][] = [
   ['empty', ''],
@@ -64,13 +79,24 @@ describe('group id rule', () => {
     assert.equal(requireGroupRef('group_id', 'unassigned'), null);
     assert.equal(requireGroupRef('group_id', 'north'), 'north');
     for (const id of ['UNASSIGNED', 'Unassigned', 'a b', '']) {
-      assert.throws(() => requireGroupRef('group_id', id), (e: unknown) => e instanceof AppError && e.code === 'VALIDATION_FAILED' && e.errors[0]?.field === 'group_id');
+      assert.throws(
+        () => requireGroupRef('group_id', id),
+        (e: unknown) => e instanceof AppError && e.code === 'VALIDATION_FAILED' && e.errors[0]?.field === 'group_id',
+      );
     }
   });
 });
 
 describe('group description rule', () => {
-  const ok: unknown[] = [undefined, null, '', 'x'.repeat(1024), '😀'.repeat(1024), 'two\nlines\twith tabs\r\n', 'spaces and NBSP\u00a0are text'];
+  const ok: unknown[] = [
+    undefined,
+    null,
+    '',
+    'x'.repeat(1024),
+    '😀'.repeat(1024),
+    'two\nlines\twith tabs\r\n',
+    'spaces and NBSP\u00a0are text',
+  ];
   const bad: [string, unknown][] = [
     ['1025 characters', 'x'.repeat(1025)],
     ['NUL', 'a\u0000b'],
@@ -78,6 +104,9 @@ describe('group description rule', () => {
     ['lone surrogate', '\udc00'],
     ['a number', 7],
   ];
-  for (const value of ok) test(`accepts ${JSON.stringify(value)?.slice(0, 30)}`, () => assert.equal(checkGroupDescription('group_description', value), undefined));
-  for (const [name, value] of bad) test(`refuses ${name}`, () => assert.equal(checkGroupDescription('group_description', value)?.field, 'group_description'));
+  for (const value of ok)
+    test(`accepts ${JSON.stringify(value)?.slice(0, 30)}`, () =>
+      assert.equal(checkGroupDescription('group_description', value), undefined));
+  for (const [name, value] of bad)
+    test(`refuses ${name}`, () => assert.equal(checkGroupDescription('group_description', value)?.field, 'group_description'));
 });

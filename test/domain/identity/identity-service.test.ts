@@ -22,7 +22,10 @@ function assertAppError(code: string, fields: string[] = []) {
   return (error: unknown) => {
     assert.ok(error instanceof AppError, `expected AppError, got ${String(error)}`);
     assert.equal(error.code, code);
-    assert.deepEqual(error.errors.map((e) => e.field), fields);
+    assert.deepEqual(
+      error.errors.map((e) => e.field),
+      fields,
+    );
     return true;
   };
 }
@@ -50,7 +53,12 @@ for (const target of storeTargets) {
     });
 
     test('users get argon2id hashes; bad e-mail, short password and unknown role are named', async () => {
-      const user = await createUser(deps, { organizationId: 'acme-water-oy', email: 'ann@example.com', password: 'correct horse', role: 'installer' });
+      const user = await createUser(deps, {
+        organizationId: 'acme-water-oy',
+        email: 'ann@example.com',
+        password: 'correct horse',
+        role: 'installer',
+      });
       assert.equal(user.role, 'Installer');
       const stored = await deps.store.users.getWithPasswordHashByEmail('acme-water-oy', 'ann@example.com');
       assert.match(stored!.passwordHash, /^\$argon2id\$/);
@@ -93,7 +101,10 @@ for (const target of storeTargets) {
       assert.match(credential.username, /^integration-[0-9a-f]{12}$/);
       const stored = await deps.store.mqttCredentials.getWithPasswordHash(credential.username);
       assert.equal(await verifyPassword(stored!.passwordHash, password), true);
-      await assert.rejects(createMqttCredential(deps, { organizationId: 'acme-water-oy', kind: 'sensor' }), assertAppError('VALIDATION_FAILED', ['kind']));
+      await assert.rejects(
+        createMqttCredential(deps, { organizationId: 'acme-water-oy', kind: 'sensor' }),
+        assertAppError('VALIDATION_FAILED', ['kind']),
+      );
       await assert.rejects(
         createMqttCredential(deps, { organizationId: 'acme-water-oy', kind: 'gateway', username: 'gw/1' }),
         assertAppError('VALIDATION_FAILED', ['username']),

@@ -37,7 +37,10 @@ describe('installation state machine', () => {
         }
         assert.throws(
           () => checkTransition(from, to),
-          (error: unknown) => error instanceof AppError && error.code === 'INVALID_TRANSITION' && JSON.stringify(error.meta.allowed) === JSON.stringify(expected[from]),
+          (error: unknown) =>
+            error instanceof AppError &&
+            error.code === 'INVALID_TRANSITION' &&
+            JSON.stringify(error.meta.allowed) === JSON.stringify(expected[from]),
         );
       });
     }
@@ -49,6 +52,7 @@ describe('installation state machine', () => {
 
   test('isInstallationStatus knows exactly the five statuses, case-sensitively', () => {
     for (const status of installationStatuses) assert.equal(isInstallationStatus(status), true);
-    for (const other of ['INSTALLED', 'Installed', '', 'deployed', ' installed', 1, null, undefined]) assert.equal(isInstallationStatus(other), false, String(other));
+    for (const other of ['INSTALLED', 'Installed', '', 'deployed', ' installed', 1, null, undefined])
+      assert.equal(isInstallationStatus(other), false, String(other));
   });
 });

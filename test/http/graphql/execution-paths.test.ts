@@ -35,7 +35,14 @@ describe('GraphQL execution paths', () => {
     await publishUplinks(server, [
       { tsmId: 1110, tsmEv: 10, tsmTs: t0, tsmTuid: 'P-1', tsmGw: 'GW-1', batl: 80.6 },
       // Text that looks like the splicer's stand-in (without its random part), quotes, escapes and non-ASCII.
-      { tsmId: 9999, tsmEv: 1, tsmTs: t0 + 1, tsmTuid: 'P-1', note: '"raw-json-:0" \\ \u00e5\u2603 \u0001', nested: { list: [1, { a: null }], empty: {} } },
+      {
+        tsmId: 9999,
+        tsmEv: 1,
+        tsmTs: t0 + 1,
+        tsmTuid: 'P-1',
+        note: '"raw-json-:0" \\ \u00e5\u2603 \u0001',
+        nested: { list: [1, { a: null }], empty: {} },
+      },
       { tsmId: 1100, tsmEv: 11, tsmTs: t0 + 2, tsmTuid: 'P-1', swVersion: '2.0.1' },
     ]);
   });
@@ -58,9 +65,15 @@ describe('GraphQL execution paths', () => {
     assert.equal(body.data.first.tuid, 'P-1');
     assert.equal(body.data.first.version, '2.0.1');
     assert.equal(body.data.missing, null);
-    assert.deepEqual(body.data.messages.map((m: { tsmId: number }) => m.tsmId), [1100, 9999]);
+    assert.deepEqual(
+      body.data.messages.map((m: { tsmId: number }) => m.tsmId),
+      [1100, 9999],
+    );
     assert.equal(body.data.bad, null);
-    assert.deepEqual(body.errors?.map((e) => [e.extensions?.code, e.path]), [['BAD_USER_INPUT', ['bad']]]);
+    assert.deepEqual(
+      body.errors?.map((e) => [e.extensions?.code, e.path]),
+      [['BAD_USER_INPUT', ['bad']]],
+    );
 
     // An error in a non-null field nulls the whole data, on every run alike.
     const failing = 'query Failing($tuid: ID!) { thing(tuid: $tuid) { tuid } messages(tuid: "NOBODY", limit: 1) }';
@@ -68,7 +81,10 @@ describe('GraphQL execution paths', () => {
     for (let run = 0; run < 3; run++) failures.push(await manager.request(failing, { tuid: 'P-1' }));
     for (const response of failures) assert.deepEqual([response.status, response.body], [failures[0]!.status, failures[0]!.body]);
     assert.equal(failures[0]!.body.data, null);
-    assert.deepEqual(failures[0]!.body.errors?.map((e) => [e.extensions?.code, e.path]), [['NOT_FOUND', ['messages']]]);
+    assert.deepEqual(
+      failures[0]!.body.errors?.map((e) => [e.extensions?.code, e.path]),
+      [['NOT_FOUND', ['messages']]],
+    );
 
     const skipped = await manager.request(query, { ...variables, withMessages: false, skipVersion: true });
     assert.equal('messages' in skipped.body.data, false);
@@ -90,7 +106,9 @@ describe('GraphQL execution paths', () => {
       const response = await fetch(server.url(server.config.graphqlPath), {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${manager.accessToken}` },
-        body: JSON.stringify({ query: '{ all: messages(tuid: "P-1", limit: 10) newest: messages(tuid: "P-1", limit: 1) thing(tuid: "P-1") { tuid } }' }),
+        body: JSON.stringify({
+          query: '{ all: messages(tuid: "P-1", limit: 10) newest: messages(tuid: "P-1", limit: 1) thing(tuid: "P-1") { tuid } }',
+        }),
       });
       const text = await response.text();
       assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(text)));
@@ -107,7 +125,12 @@ describe('GraphQL execution paths', () => {
     const query = '{ messages(tuid: "P-1", limit: 10) }';
     const expected = dataOf(await manager.request(query)).messages;
     const url = server.url(server.config.graphqlPath);
-    const ws = createWsClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { token: manager.accessToken }, retryAttempts: 0 });
+    const ws = createWsClient({
+      url: url.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { token: manager.accessToken },
+      retryAttempts: 0,
+    });
     const sse = createSseClient({ url, headers: { authorization: `Bearer ${manager.accessToken}` }, retryAttempts: 0 });
     try {
       for (const client of [ws, sse]) {

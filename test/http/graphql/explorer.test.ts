@@ -55,14 +55,16 @@ describe('GraphQL explorer', () => {
 
   test('GraphQL clients are answered as before: GET with a query runs it, no HTML', async () => {
     const url = server.url(`${server.config.graphqlPath}?query=${encodeURIComponent('{ __typename }')}`);
-    const response = await fetch(url, { headers: { accept: 'application/graphql-response+json', authorization: `Bearer ${installer.client.accessToken}` } });
+    const response = await fetch(url, {
+      headers: { accept: 'application/graphql-response+json', authorization: `Bearer ${installer.client.accessToken}` },
+    });
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { data: { __typename: 'Query' } });
     const viaBrowser = await fetch(url, { headers: { accept: browserAccept, authorization: `Bearer ${installer.client.accessToken}` } });
     assert.doesNotMatch(viaBrowser.headers.get('content-type') ?? '', /text\/html/, 'a query parameter is a GraphQL request');
   });
 
-  test('the page signs in through login, sends the token, and GraphiQL introspects the caller\'s schema', async () => {
+  test("the page signs in through login, sends the token, and GraphiQL introspects the caller's schema", async () => {
     const script = await (await fetch(server.url(`${server.config.graphqlPath}/explorer/explorer.js`))).text();
     const browser = fakeBrowser(server);
     runInNewContext(script, browser.globals);
@@ -78,7 +80,9 @@ describe('GraphQL explorer', () => {
     assert.match(browser.status.textContent, /^Signed in as /);
     assert.equal(browser.fields.password, '', 'the password field is cleared');
     const graphiql = browser.rendered.at(-1)!;
-    const schemaResult = (await graphiql.fetcher({ query: getIntrospectionQuery({ inputValueDeprecation: true }) })) as { data: IntrospectionQuery };
+    const schemaResult = (await graphiql.fetcher({ query: getIntrospectionQuery({ inputValueDeprecation: true }) })) as {
+      data: IntrospectionQuery;
+    };
     const mutations = Object.keys(buildClientSchema(schemaResult.data).getMutationType()!.getFields());
     assert.ok(mutations.includes('setInstallationStatus') && !mutations.includes('createUser'), mutations.join(', '));
     assert.ok(browser.sentHeaders.at(-1)?.authorization?.startsWith('Bearer '), 'the token is sent');
@@ -106,10 +110,21 @@ function fakeBrowser(server: TestApp): FakeBrowser {
     id,
     hidden: false,
     classList: { toggle() {} },
-    elements: { password: { set value(value: string) { fields.password = value; } } },
+    elements: {
+      password: {
+        set value(value: string) {
+          fields.password = value;
+        },
+      },
+    },
     addEventListener: (type: string, listener: (event: unknown) => void) => void (listeners[`${id}:${type}`] = listener),
   });
-  const elements: Record<string, unknown> = { 'sign-in': element('sign-in'), 'sign-out': element('sign-out'), graphiql: element('graphiql'), status };
+  const elements: Record<string, unknown> = {
+    'sign-in': element('sign-in'),
+    'sign-out': element('sign-out'),
+    graphiql: element('graphiql'),
+    status,
+  };
   const GraphiQL = () => null;
   const globals = {
     document: { body: { getAttribute: () => server.config.graphqlPath }, getElementById: (id: string) => elements[id] },

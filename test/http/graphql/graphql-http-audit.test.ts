@@ -19,7 +19,8 @@ describe('GraphQL over HTTP audit (graphql-http)', () => {
     server = await startTestApp();
     const client = new GraphqlClient(server);
     await client.login();
-    signedInFetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${client.accessToken}` } });
+    signedInFetch = (input, init) =>
+      fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${client.accessToken}` } });
   });
   after(() => server?.stop());
 

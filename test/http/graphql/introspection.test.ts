@@ -52,7 +52,10 @@ describe('introspection for tools', () => {
   test('the standard document without a token is still UNAUTHENTICATED', async () => {
     const response = await anonymous.request(standardDocument, undefined, { token: null });
     assert.ok((response.body.errors ?? []).length > 0);
-    assert.ok(response.body.errors!.every((error) => error.extensions?.code === 'UNAUTHENTICATED'), JSON.stringify(response.body.errors));
+    assert.ok(
+      response.body.errors!.every((error) => error.extensions?.code === 'UNAUTHENTICATED'),
+      JSON.stringify(response.body.errors),
+    );
     assert.equal(response.body.data, undefined);
   });
 
@@ -68,7 +71,7 @@ describe('introspection for tools', () => {
     assert.ok(dataOf(await clients.Viewer.request(atBound)).__schema.types.length > 0);
   });
 
-  test('introspection lists nested past three (every type, its fields, their types\' fields) are refused', async () => {
+  test("introspection lists nested past three (every type, its fields, their types' fields) are refused", async () => {
     const fanOut = '{ __schema { types { fields { args { type { fields { name } } } } } } }';
     assertGraphqlError(
       await clients.Viewer.request(fanOut),
@@ -82,7 +85,11 @@ describe('introspection for tools', () => {
   test('aliased copies of the standard document are refused by the introspection field bound', async () => {
     const twice = `${standardDocument.replace('__schema', 'first: __schema').replace(/^\s*query IntrospectionQuery \{/, 'query IntrospectionQuery { second: __schema { types { ...FullType } }')}`;
     const response = await clients.Manager.request(twice);
-    assertGraphqlError(response, 'BAD_USER_INPUT', new RegExp(`^The operation introspects \\d+ fields; at most ${queryLimits.maxIntrospectionFields} are allowed\\.$`));
+    assertGraphqlError(
+      response,
+      'BAD_USER_INPUT',
+      new RegExp(`^The operation introspects \\d+ fields; at most ${queryLimits.maxIntrospectionFields} are allowed\\.$`),
+    );
     assert.equal(response.body.data, undefined);
   });
 
@@ -90,27 +97,53 @@ describe('introspection for tools', () => {
     const nested = (levels: number): string => (levels === 0 ? 'lat' : `location { ${nested(levels - 1)} }`);
     // thing(1), then location levels, then lat: one level past the bound.
     const deep = `{ __schema { types { name } } thing(tuid: "T-1") { ${nested(queryLimits.maxDepth - 1)} } }`;
-    assertGraphqlError(await clients.Viewer.request(deep), 'BAD_USER_INPUT', `The operation is nested ${queryLimits.maxDepth + 1} levels deep; at most ${queryLimits.maxDepth} are allowed.`);
+    assertGraphqlError(
+      await clients.Viewer.request(deep),
+      'BAD_USER_INPUT',
+      `The operation is nested ${queryLimits.maxDepth + 1} levels deep; at most ${queryLimits.maxDepth} are allowed.`,
+    );
     const wide = `{ __schema { types { name } } me { ${'email '.repeat(queryLimits.maxFields)} } }`;
-    assertGraphqlError(await clients.Viewer.request(wide), 'BAD_USER_INPUT', /^The operation selects \d+ fields; at most 300 are allowed\.$/);
+    assertGraphqlError(
+      await clients.Viewer.request(wide),
+      'BAD_USER_INPUT',
+      /^The operation selects \d+ fields; at most 300 are allowed\.$/,
+    );
     const roots = Array.from({ length: queryLimits.maxRootFields + 1 }, (_, i) => `s${i}: __schema { description }`).join(' ');
-    assertGraphqlError(await clients.Viewer.request(`{ ${roots} }`), 'BAD_USER_INPUT', `The operation has ${queryLimits.maxRootFields + 1} top-level fields; at most ${queryLimits.maxRootFields} are allowed.`);
+    assertGraphqlError(
+      await clients.Viewer.request(`{ ${roots} }`),
+      'BAD_USER_INPUT',
+      `The operation has ${queryLimits.maxRootFields + 1} top-level fields; at most ${queryLimits.maxRootFields} are allowed.`,
+    );
   });
 
   test('a fragment on an introspection type is held to the introspection bounds, others to the ordinary ones', async () => {
     const fragment = `fragment Deep on __Type { fields { type { ${ofType(queryLimits.maxIntrospectionDepth - 2)} } } }`;
     const refused = await clients.Viewer.request(`{ __schema { types { ...Deep } } } ${fragment}`);
-    assert.ok(refused.body.errors?.some((error) => error.message === `The fragment Deep introspects 17 levels deep; at most ${queryLimits.maxIntrospectionDepth} are allowed.`), JSON.stringify(refused.body));
+    assert.ok(
+      refused.body.errors?.some(
+        (error) =>
+          error.message === `The fragment Deep introspects 17 levels deep; at most ${queryLimits.maxIntrospectionDepth} are allowed.`,
+      ),
+      JSON.stringify(refused.body),
+    );
     const standardFragments = await clients.Viewer.request(standardDocument);
     assert.ok(dataOf(standardFragments).__schema, 'FullType (13 levels) and TypeRef are not refused as ordinary fragments');
     const smuggled = `{ me { ...Smuggled } } fragment Smuggled on User { ${'email '.repeat(queryLimits.maxFields + 1)} }`;
     const response = await clients.Viewer.request(smuggled);
-    assert.ok(response.body.errors?.some((error) => error.message === `The fragment Smuggled selects ${queryLimits.maxFields + 1} fields; at most ${queryLimits.maxFields} are allowed.`));
+    assert.ok(
+      response.body.errors?.some(
+        (error) =>
+          error.message ===
+          `The fragment Smuggled selects ${queryLimits.maxFields + 1} fields; at most ${queryLimits.maxFields} are allowed.`,
+      ),
+    );
   });
 
   describe('the SDL of each role schema', () => {
     const sdl = (role: string | undefined, token: string | undefined) =>
-      fetch(server.url(`${server.config.graphqlPath}/schema.graphql${role ? `?role=${role}` : ''}`), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      fetch(server.url(`${server.config.graphqlPath}/schema.graphql${role ? `?role=${role}` : ''}`), {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
 
     for (const role of roles) {
       test(`GET schema.graphql?role=${role.toLowerCase()} equals what introspection gives a ${role}`, async () => {
@@ -122,7 +155,7 @@ describe('introspection for tools', () => {
       });
     }
 
-    test('without role it is the caller\'s own; a smaller role\'s may be read, a larger one\'s is FORBIDDEN', async () => {
+    test("without role it is the caller's own; a smaller role's may be read, a larger one's is FORBIDDEN", async () => {
       const own = await sdl(undefined, clients.Installer.accessToken);
       assert.equal(await own.text(), await (await sdl('installer', clients.Installer.accessToken)).text());
       assert.equal((await sdl('viewer', clients.Installer.accessToken)).status, 200);
@@ -138,7 +171,10 @@ describe('introspection for tools', () => {
       assert.equal((await sdl('viewer', 'not-a-token')).status, 401);
       const unknown = await sdl('owner', clients.Manager.accessToken);
       assert.equal(unknown.status, 400);
-      assert.deepEqual(((await unknown.json()) as { errors: { field: string }[] }).errors.map((problem) => problem.field), ['role']);
+      assert.deepEqual(
+        ((await unknown.json()) as { errors: { field: string }[] }).errors.map((problem) => problem.field),
+        ['role'],
+      );
     });
   });
 });

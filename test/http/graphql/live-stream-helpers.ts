@@ -12,7 +12,10 @@ let userCount = 0;
 /** A new Installer of Acme, signed in: its client (tokens) and user id. */
 export async function signedInInstaller(server: TestApp): Promise<{ client: GraphqlClient; userId: string }> {
   const email = `installer-${++userCount}@acme.test`;
-  const user = await createUser({ store: server.app.store, clock: server.app.clock }, { organizationId: 'acme', email, password, role: 'Installer' });
+  const user = await createUser(
+    { store: server.app.store, clock: server.app.clock },
+    { organizationId: 'acme', email, password, role: 'Installer' },
+  );
   const client = new GraphqlClient(server);
   await client.login({ email, password });
   return { client, userId: user.id };

@@ -85,7 +85,10 @@ describe('a reader that does not keep up is closed, not buffered for (issue 12 i
     const uplinks = 8;
     const perUplink = 1000;
     for (let u = 0; u < uplinks; u++) {
-      await publishUplinks(server, Array.from({ length: perUplink }, (_, i) => uplink(`SLOW-${i}`, 1_790_100_000 + u)));
+      await publishUplinks(
+        server,
+        Array.from({ length: perUplink }, (_, i) => uplink(`SLOW-${i}`, 1_790_100_000 + u)),
+      );
     }
     await reader.waitUntil(() => reader.of('r').length >= uplinks * perUplink, 20_000);
     tcp.resume();
@@ -105,7 +108,17 @@ describe('a reader that does not keep up is closed, not buffered for (issue 12 i
     const target = new URL(server.url(server.config.graphqlPath));
     const response = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
       const request = httpRequest(
-        { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${slowUser.client.accessToken}` } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            authorization: `Bearer ${slowUser.client.accessToken}`,
+          },
+        },
         resolve,
       );
       request.on('error', reject);
@@ -124,7 +137,10 @@ describe('a reader that does not keep up is closed, not buffered for (issue 12 i
     const uplinks = 50;
     const perUplink = 1000;
     for (let u = 0; u < uplinks; u++) {
-      await publishUplinks(server, Array.from({ length: perUplink }, (_, i) => uplink(`SSE-SLOW-${i}`, 1_790_200_000 + u)));
+      await publishUplinks(
+        server,
+        Array.from({ length: perUplink }, (_, i) => uplink(`SSE-SLOW-${i}`, 1_790_200_000 + u)),
+      );
     }
     await reader.waitUntil(() => reader.of('r').length - before >= uplinks * perUplink, 30_000);
     response.resume();

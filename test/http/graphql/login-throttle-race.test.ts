@@ -16,7 +16,9 @@ for (const target of storeTargets) {
 
     test('40 wrong passwords at once: at most 5 get a password check, the rest are RATE_LIMITED', async () => {
       const attempts = await Promise.all(
-        Array.from({ length: 40 }, () => new GraphqlClient(server).login({ password: 'wrong-password' }).then((response) => errorCodes(response)[0])),
+        Array.from({ length: 40 }, () =>
+          new GraphqlClient(server).login({ password: 'wrong-password' }).then((response) => errorCodes(response)[0]),
+        ),
       );
       const checked = attempts.filter((code) => code === 'UNAUTHENTICATED').length;
       const limited = attempts.filter((code) => code === 'RATE_LIMITED').length;
@@ -29,7 +31,9 @@ for (const target of storeTargets) {
 
     test('another account is not affected: its first guesses are checked', async () => {
       const results = await Promise.all(
-        Array.from({ length: 4 }, () => new GraphqlClient(server).login({ email: 'nobody-else@acme.test', password: 'x' }).then((r) => errorCodes(r)[0])),
+        Array.from({ length: 4 }, () =>
+          new GraphqlClient(server).login({ email: 'nobody-else@acme.test', password: 'x' }).then((r) => errorCodes(r)[0]),
+        ),
       );
       assert.deepEqual(results, ['UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED']);
     });

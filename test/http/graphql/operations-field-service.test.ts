@@ -20,13 +20,18 @@ const nowMs = 1_790_000_000_500;
 const nowS = 1_790_000_000;
 const interval = { tsmId: 1500, tsmEv: 30, transactionId: 77, measurementInterval: 60, reportInterval: 300 };
 
-const setStatus = 'mutation S($tuid: ID!, $status: String!) { setInstallationStatus(tuid: $tuid, status: $status) { tuid installationStatus timestamp responsible } }';
-const assign = 'mutation A($tuid: ID!, $groupId: String!) { assignThingToGroup(tuid: $tuid, groupId: $groupId) { tuid groupId installationStatus } }';
-const createGroup = 'mutation C($groupId: String!, $description: String) { createGroup(groupId: $groupId, description: $description) { groupId description thingCount createdAt } }';
-const renameGroup = 'mutation R($groupId: String!, $newGroupId: String!) { renameGroup(groupId: $groupId, newGroupId: $newGroupId) { groupId description thingCount createdAt } }';
+const setStatus =
+  'mutation S($tuid: ID!, $status: String!) { setInstallationStatus(tuid: $tuid, status: $status) { tuid installationStatus timestamp responsible } }';
+const assign =
+  'mutation A($tuid: ID!, $groupId: String!) { assignThingToGroup(tuid: $tuid, groupId: $groupId) { tuid groupId installationStatus } }';
+const createGroup =
+  'mutation C($groupId: String!, $description: String) { createGroup(groupId: $groupId, description: $description) { groupId description thingCount createdAt } }';
+const renameGroup =
+  'mutation R($groupId: String!, $newGroupId: String!) { renameGroup(groupId: $groupId, newGroupId: $newGroupId) { groupId description thingCount createdAt } }';
 const deleteGroup = 'mutation D($groupId: String!) { deleteGroup(groupId: $groupId) }';
 const groupThings = 'query G($groupId: String!) { group(groupId: $groupId) { groupId tuids things { tuid groupId } } }';
-const sendCommands = 'mutation X($tuid: ID!, $commands: [JSON!]!) { sendCommands(tuid: $tuid, commands: $commands) { tuid timestamp responsible commands } }';
+const sendCommands =
+  'mutation X($tuid: ID!, $commands: [JSON!]!) { sendCommands(tuid: $tuid, commands: $commands) { tuid timestamp responsible commands } }';
 
 /** Group ids that no group can have, each refused naming the argument. */
 const invalidGroupIds = ['', 'g'.repeat(65), 'north east', 'north/east', 'north+', 'north#1', 'north\u0001', 'UNASSIGNED'];
@@ -40,7 +45,8 @@ for (const target of storeTargets) {
     let manager: GraphqlClient;
     let gateway: MqttClient;
     let downlinks: ReturnType<typeof collectMessages>;
-    const statusOf = async (tuid: string) => dataOf(await manager.request(`{ thing(tuid: "${tuid}") { installationStatus groupId } }`)).thing;
+    const statusOf = async (tuid: string) =>
+      dataOf(await manager.request(`{ thing(tuid: "${tuid}") { installationStatus groupId } }`)).thing;
 
     before(async () => {
       clock = new ManualClock(nowMs);
@@ -49,29 +55,58 @@ for (const target of storeTargets) {
       installer = signedIn.client;
       installerEmail = signedIn.email;
       manager = (await signInAs(server, 'Manager', { email: 'boss@acme.test' })).client;
-      gateway = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
+      gateway = await connectMqtt(server.mqttUrl, {
+        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+      });
       downlinks = collectMessages(gateway);
       await gateway.subscribeAsync('thingdesk/acme/down/+', { qos: 1 });
-      await publishUplinks(server, ['F-1', 'F-2', 'F-3', 'F-4', 'F-5', 'CMD-1', 'CMD-2'].map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: 1_700_000_000, tsmTuid: tuid, uptime: 5 })));
+      await publishUplinks(
+        server,
+        ['F-1', 'F-2', 'F-3', 'F-4', 'F-5', 'CMD-1', 'CMD-2'].map((tuid) => ({
+          tsmId: 1112,
+          tsmEv: 10,
+          tsmTs: 1_700_000_000,
+          tsmTuid: tuid,
+          uptime: 5,
+        })),
+      );
     });
     after(() => server?.stop());
 
-    test('setInstallationStatus answers {tuid, installationStatus, timestamp, responsible}, responsible the user\'s e-mail', async () => {
+    test("setInstallationStatus answers {tuid, installationStatus, timestamp, responsible}, responsible the user's e-mail", async () => {
       clock.advance(2_000);
       const response = await installer.request(setStatus, { tuid: 'F-1', status: 'installed' });
-      assert.deepEqual(dataOf(response).setInstallationStatus, { tuid: 'F-1', installationStatus: 'installed', timestamp: nowS + 2, responsible: installerEmail });
+      assert.deepEqual(dataOf(response).setInstallationStatus, {
+        tuid: 'F-1',
+        installationStatus: 'installed',
+        timestamp: nowS + 2,
+        responsible: installerEmail,
+      });
       assert.equal((await statusOf('F-1')).installationStatus, 'installed');
-      const history = dataOf(await installer.request('{ installations(tuid: "F-1") { installationStatus timestamp responsible } }')).installations;
+      const history = dataOf(
+        await installer.request('{ installations(tuid: "F-1") { installationStatus timestamp responsible } }'),
+      ).installations;
       assert.deepEqual(history, [
         { installationStatus: 'installed', timestamp: nowS + 2, responsible: installerEmail },
         { installationStatus: 'new', timestamp: nowS, responsible: 'uplink' },
       ]);
-      const full = await installer.request('mutation { setInstallationStatus(tuid: "F-1", status: "installed") { tuid installationStatus groupId timestamp responsible } }');
-      assert.deepEqual(dataOf(full).setInstallationStatus, { tuid: 'F-1', installationStatus: 'installed', groupId: 'unassigned', timestamp: nowS + 2, responsible: installerEmail }, 'the same status again is a no-op');
+      const full = await installer.request(
+        'mutation { setInstallationStatus(tuid: "F-1", status: "installed") { tuid installationStatus groupId timestamp responsible } }',
+      );
+      assert.deepEqual(
+        dataOf(full).setInstallationStatus,
+        { tuid: 'F-1', installationStatus: 'installed', groupId: 'unassigned', timestamp: nowS + 2, responsible: installerEmail },
+        'the same status again is a no-op',
+      );
     });
 
     test('setInstallationStatus: a disallowed move is CONFLICT naming the allowed next states; nothing changes', async () => {
-      const error = assertGraphqlError(await installer.request(setStatus, { tuid: 'F-2', status: 'uninstalled' }), 'CONFLICT', 'The installation status cannot move from new to uninstalled; allowed next: installed, quarantine, retired.');
+      const error = assertGraphqlError(
+        await installer.request(setStatus, { tuid: 'F-2', status: 'uninstalled' }),
+        'CONFLICT',
+        'The installation status cannot move from new to uninstalled; allowed next: installed, quarantine, retired.',
+      );
       assert.deepEqual(error.extensions?.allowed, ['installed', 'quarantine', 'retired']);
       assert.equal((await statusOf('F-2')).installationStatus, 'new');
       await installer.request(setStatus, { tuid: 'F-2', status: 'retired' });
@@ -90,7 +125,10 @@ for (const target of storeTargets) {
     });
 
     test('setInstallationStatus claims a thing nobody owns; a refused move on one claims nothing', async () => {
-      assert.equal(dataOf(await installer.request(setStatus, { tuid: 'FRESH-1', status: 'quarantine' })).setInstallationStatus.installationStatus, 'quarantine');
+      assert.equal(
+        dataOf(await installer.request(setStatus, { tuid: 'FRESH-1', status: 'quarantine' })).setInstallationStatus.installationStatus,
+        'quarantine',
+      );
       const history = dataOf(await manager.request('{ installations(tuid: "FRESH-1") { installationStatus responsible } }')).installations;
       assert.deepEqual(history, [
         { installationStatus: 'quarantine', responsible: installerEmail },
@@ -101,8 +139,12 @@ for (const target of storeTargets) {
     });
 
     test('installations: newest first, limit 1..1000; unknown thing NOT_FOUND', async () => {
-      assert.equal(dataOf(await installer.request('{ installations(tuid: "F-1", limit: 1) { installationStatus } }')).installations.length, 1);
-      for (const limit of [0, 1001]) assertBadInput(await installer.request(`{ installations(tuid: "F-1", limit: ${limit}) { installationStatus } }`), ['limit']);
+      assert.equal(
+        dataOf(await installer.request('{ installations(tuid: "F-1", limit: 1) { installationStatus } }')).installations.length,
+        1,
+      );
+      for (const limit of [0, 1001])
+        assertBadInput(await installer.request(`{ installations(tuid: "F-1", limit: ${limit}) { installationStatus } }`), ['limit']);
       assertGraphqlError(await installer.request('{ installations(tuid: "NOPE") { installationStatus } }'), 'NOT_FOUND', 'No thing NOPE.');
     });
 
@@ -114,12 +156,19 @@ for (const target of storeTargets) {
         createdAt: Math.floor(clock.now() / 1000),
       });
       assert.equal(dataOf(await manager.request(createGroup, { groupId: 'south' })).createGroup.description, null);
-      assert.equal(dataOf(await manager.request(createGroup, { groupId: 'ryhmä-1', description: 'd'.repeat(1024) })).createGroup.groupId, 'ryhmä-1');
+      assert.equal(
+        dataOf(await manager.request(createGroup, { groupId: 'ryhmä-1', description: 'd'.repeat(1024) })).createGroup.groupId,
+        'ryhmä-1',
+      );
     });
 
     test('createGroup: a duplicate is CONFLICT; a bad id or description is BAD_USER_INPUT naming the argument', async () => {
       await manager.request(createGroup, { groupId: 'dup' });
-      assertGraphqlError(await manager.request(createGroup, { groupId: 'dup', description: 'again' }), 'CONFLICT', 'Group dup already exists.');
+      assertGraphqlError(
+        await manager.request(createGroup, { groupId: 'dup', description: 'again' }),
+        'CONFLICT',
+        'Group dup already exists.',
+      );
       for (const groupId of invalidGroupIds) assertBadInput(await manager.request(createGroup, { groupId }), ['groupId']);
       assertBadInput(await manager.request(createGroup, { groupId: 'too-long', description: 'd'.repeat(1025) }), ['description']);
       assertBadInput(await manager.request(createGroup, { groupId: 'a b', description: 'd'.repeat(1025) }), ['groupId', 'description']);
@@ -134,32 +183,59 @@ for (const target of storeTargets) {
         { groupId: 'list-a', description: null, thingCount: 0 },
         { groupId: 'list-b', description: 'Second', thingCount: 0 },
       ]);
-      assert.deepEqual(dataOf(await installer.request('{ groups(q: "second") { groupId } }')).groups, [{ groupId: 'list-b' }], 'q matches descriptions');
+      assert.deepEqual(
+        dataOf(await installer.request('{ groups(q: "second") { groupId } }')).groups,
+        [{ groupId: 'list-b' }],
+        'q matches descriptions',
+      );
       const all = dataOf(await installer.request('{ groups { groupId description createdAt } }')).groups;
       const ids = all.map((g: { groupId: string }) => g.groupId);
       assert.deepEqual(ids, [...ids].sort());
-      assert.deepEqual(all.find((g: { groupId: string }) => g.groupId === 'unassigned'), { groupId: 'unassigned', description: null, createdAt: null });
+      assert.deepEqual(
+        all.find((g: { groupId: string }) => g.groupId === 'unassigned'),
+        { groupId: 'unassigned', description: null, createdAt: null },
+      );
       assert.equal(dataOf(await installer.request('{ groups(limit: 1) { groupId } }')).groups.length, 1);
       for (const limit of [0, 1001]) assertBadInput(await installer.request(`{ groups(limit: ${limit}) { groupId } }`), ['limit']);
     });
 
     test('assignThingToGroup answers the Thing; unknown group NOT_FOUND; unassigned removes; bad id BAD_USER_INPUT', async () => {
       await manager.request(createGroup, { groupId: 'assign-a' });
-      assert.deepEqual(dataOf(await installer.request(assign, { tuid: 'F-4', groupId: 'assign-a' })).assignThingToGroup, { tuid: 'F-4', groupId: 'assign-a', installationStatus: 'new' });
+      assert.deepEqual(dataOf(await installer.request(assign, { tuid: 'F-4', groupId: 'assign-a' })).assignThingToGroup, {
+        tuid: 'F-4',
+        groupId: 'assign-a',
+        installationStatus: 'new',
+      });
       const full = dataOf(await installer.request('{ thing(tuid: "F-4") { groupId } groups(q: "assign-a") { thingCount } }'));
       assert.deepEqual(full, { thing: { groupId: 'assign-a' }, groups: [{ thingCount: 1 }] });
-      assertGraphqlError(await installer.request(assign, { tuid: 'F-4', groupId: 'no-such-group' }), 'NOT_FOUND', 'No group no-such-group.');
+      assertGraphqlError(
+        await installer.request(assign, { tuid: 'F-4', groupId: 'no-such-group' }),
+        'NOT_FOUND',
+        'No group no-such-group.',
+      );
       assert.equal((await statusOf('F-4')).groupId, 'assign-a', 'a refused assignment changes nothing');
-      for (const groupId of invalidGroupIds.filter((id) => id !== 'UNASSIGNED')) assertBadInput(await installer.request(assign, { tuid: 'F-4', groupId }), ['groupId']);
+      for (const groupId of invalidGroupIds.filter((id) => id !== 'UNASSIGNED'))
+        assertBadInput(await installer.request(assign, { tuid: 'F-4', groupId }), ['groupId']);
       assertBadInput(await installer.request(assign, { tuid: 'bad tuid', groupId: 'assign-a' }), ['tuid']);
-      assert.equal(dataOf(await installer.request(assign, { tuid: 'F-4', groupId: 'unassigned' })).assignThingToGroup.groupId, 'unassigned');
-      assert.equal(dataOf(await installer.request(assign, { tuid: 'FRESH-3', groupId: 'assign-a' })).assignThingToGroup.installationStatus, 'new', 'claims an unowned thing');
+      assert.equal(
+        dataOf(await installer.request(assign, { tuid: 'F-4', groupId: 'unassigned' })).assignThingToGroup.groupId,
+        'unassigned',
+      );
+      assert.equal(
+        dataOf(await installer.request(assign, { tuid: 'FRESH-3', groupId: 'assign-a' })).assignThingToGroup.installationStatus,
+        'new',
+        'claims an unowned thing',
+      );
     });
 
     test('group(groupId): its TUIDs and things; unassigned lists the things in no group; unknown NOT_FOUND', async () => {
       await manager.request(createGroup, { groupId: 'members' });
       await installer.request(assign, { tuid: 'F-5', groupId: 'members' });
-      assert.deepEqual(dataOf(await installer.request(groupThings, { groupId: 'members' })).group, { groupId: 'members', tuids: ['F-5'], things: [{ tuid: 'F-5', groupId: 'members' }] });
+      assert.deepEqual(dataOf(await installer.request(groupThings, { groupId: 'members' })).group, {
+        groupId: 'members',
+        tuids: ['F-5'],
+        things: [{ tuid: 'F-5', groupId: 'members' }],
+      });
       const ungrouped = dataOf(await installer.request(groupThings, { groupId: 'unassigned' })).group;
       assert.equal(ungrouped.groupId, 'unassigned');
       assert.ok(ungrouped.tuids.includes('F-1') && !ungrouped.tuids.includes('F-5'));
@@ -173,8 +249,16 @@ for (const target of storeTargets) {
       const renamed = dataOf(await manager.request(renameGroup, { groupId: 'old-name', newGroupId: 'new-name' })).renameGroup;
       assert.deepEqual({ ...renamed, createdAt: 0 }, { groupId: 'new-name', description: 'Renamed', thingCount: 1, createdAt: 0 });
       assert.equal((await statusOf('CMD-2')).groupId, 'new-name');
-      assertGraphqlError(await manager.request(renameGroup, { groupId: 'new-name', newGroupId: 'north' }), 'CONFLICT', 'Group north already exists.');
-      assertGraphqlError(await manager.request(renameGroup, { groupId: 'old-name', newGroupId: 'newer' }), 'NOT_FOUND', 'No group old-name.');
+      assertGraphqlError(
+        await manager.request(renameGroup, { groupId: 'new-name', newGroupId: 'north' }),
+        'CONFLICT',
+        'Group north already exists.',
+      );
+      assertGraphqlError(
+        await manager.request(renameGroup, { groupId: 'old-name', newGroupId: 'newer' }),
+        'NOT_FOUND',
+        'No group old-name.',
+      );
       assertBadInput(await manager.request(renameGroup, { groupId: 'new-name', newGroupId: 'a b' }), ['newGroupId']);
       assertBadInput(await manager.request(renameGroup, { groupId: 'a b', newGroupId: 'fine' }), ['groupId']);
     });
@@ -192,11 +276,22 @@ for (const target of storeTargets) {
       const response = await manager.request(sendCommands, { tuid: 'CMD-1', commands: [{ ...interval, tsmTs: 5 }] });
       const sent = dataOf(response).sendCommands;
       const timestamp = Math.floor(clock.now() / 1000);
-      assert.deepEqual(sent, { tuid: 'CMD-1', timestamp, responsible: 'boss@acme.test', commands: [{ ...interval, tsmTs: timestamp, tsmDstTuid: 'CMD-1' }] });
+      assert.deepEqual(sent, {
+        tuid: 'CMD-1',
+        timestamp,
+        responsible: 'boss@acme.test',
+        commands: [{ ...interval, tsmTs: timestamp, tsmDstTuid: 'CMD-1' }],
+      });
       await downlinks.waitFor(1);
       assert.deepEqual(JSON.parse(downlinks.received.find((m) => m.topic === 'thingdesk/acme/down/CMD-1')!.payload), sent.commands);
-      const inline = await manager.request('mutation { sendCommands(tuid: "CMD-1", commands: [{tsmId: 13200, tsmEv: 30, transactionId: 9, vendor: {mode: "eco", levels: [1, 2]}}]) { commands } }');
-      assert.deepEqual(dataOf(inline).sendCommands.commands[0].vendor, { mode: 'eco', levels: [1, 2] }, 'JSON literals are read inline too');
+      const inline = await manager.request(
+        'mutation { sendCommands(tuid: "CMD-1", commands: [{tsmId: 13200, tsmEv: 30, transactionId: 9, vendor: {mode: "eco", levels: [1, 2]}}]) { commands } }',
+      );
+      assert.deepEqual(
+        dataOf(inline).sendCommands.commands[0].vendor,
+        { mode: 'eco', levels: [1, 2] },
+        'JSON literals are read inline too',
+      );
     });
 
     test('sendCommands: a bad command is BAD_USER_INPUT naming commands[i].field; all or nothing', async () => {
@@ -216,24 +311,45 @@ for (const target of storeTargets) {
         assert.deepEqual(named, fields, JSON.stringify(response.body));
       }
       assert.deepEqual(dataOf(await manager.request('{ commands(tuid: "CMD-2") { tuid } }')).commands, [], 'nothing was stored');
-      assertGraphqlError(await manager.request(sendCommands, { tuid: 'NOBODY-1', commands: [interval] }), 'NOT_FOUND', 'No thing NOBODY-1.');
+      assertGraphqlError(
+        await manager.request(sendCommands, { tuid: 'NOBODY-1', commands: [interval] }),
+        'NOT_FOUND',
+        'No thing NOBODY-1.',
+      );
       assertBadInput(await manager.request(sendCommands, { tuid: 'bad tuid', commands: [interval] }), ['tuid']);
     });
 
     test('commands: the history, newest first, each command with status; limit; unknown NOT_FOUND', async () => {
       clock.advance(1_000);
-      await manager.request(sendCommands, { tuid: 'CMD-1', commands: [{ ...interval, transactionId: 78 }, { ...interval, transactionId: 79 }] });
-      const history = dataOf(await installer.request('{ commands(tuid: "CMD-1") { tuid timestamp responsible command commands } }')).commands;
+      await manager.request(sendCommands, {
+        tuid: 'CMD-1',
+        commands: [
+          { ...interval, transactionId: 78 },
+          { ...interval, transactionId: 79 },
+        ],
+      });
+      const history = dataOf(
+        await installer.request('{ commands(tuid: "CMD-1") { tuid timestamp responsible command commands } }'),
+      ).commands;
       assert.equal(history.length, 3);
       const [newest] = history;
       assert.equal(newest.responsible, 'boss@acme.test');
       assert.equal(newest.timestamp, Math.floor(clock.now() / 1000));
-      assert.deepEqual(newest.commands.map((c: { transactionId: number; status: string; response: unknown }) => [c.transactionId, c.status, c.response]), [[78, 'sent', null], [79, 'sent', null]]);
+      assert.deepEqual(
+        newest.commands.map((c: { transactionId: number; status: string; response: unknown }) => [c.transactionId, c.status, c.response]),
+        [
+          [78, 'sent', null],
+          [79, 'sent', null],
+        ],
+      );
       assert.deepEqual(newest.command, newest.commands[0]);
       // The statuses as an enum beside the JSON: the same words.
       const typed = dataOf(await installer.request('{ commands(tuid: "CMD-1") { status statuses commands } }')).commands;
       for (const record of typed) {
-        assert.deepEqual(record.statuses, record.commands.map((c: { status: string }) => c.status));
+        assert.deepEqual(
+          record.statuses,
+          record.commands.map((c: { status: string }) => c.status),
+        );
         assert.equal(record.status, record.commands[0].status);
       }
       assert.deepEqual(typed[0].statuses, ['sent', 'sent']);

@@ -23,7 +23,8 @@ const t0 = 1_790_000_000;
 const now = Date.UTC(2026, 2, 30, 12, 0, 0);
 const hour = 3600_000;
 const thingFields = 'tuid batteryLevel timestamp location { lat lon } gatewayTuid version installationStatus groupId';
-const messagesQuery = 'query M($tuid: ID!, $limit: Int!, $messageIds: [Int!], $eventIds: [Int!], $from: Int, $to: Int) { messages(tuid: $tuid, limit: $limit, messageIds: $messageIds, eventIds: $eventIds, from: $from, to: $to) }';
+const messagesQuery =
+  'query M($tuid: ID!, $limit: Int!, $messageIds: [Int!], $eventIds: [Int!], $from: Int, $to: Int) { messages(tuid: $tuid, limit: $limit, messageIds: $messageIds, eventIds: $eventIds, from: $from, to: $to) }';
 
 for (const target of storeTargets) {
   describe(`GraphQL things, messages and alerts on ${target.name}`, { skip: target.skip }, () => {
@@ -34,7 +35,10 @@ for (const target of storeTargets) {
     const messages = (variables: Record<string, unknown>) => viewer.request(messagesQuery, { tuid: 'T-1', ...variables });
 
     before(async () => {
-      server = await startTestApp({ DATABASE_URL: await target.createUrl(), ALERT_TIMEZONE: 'Europe/Helsinki' }, { clock: new ManualClock(now) });
+      server = await startTestApp(
+        { DATABASE_URL: await target.createUrl(), ALERT_TIMEZONE: 'Europe/Helsinki' },
+        { clock: new ManualClock(now) },
+      );
       rest = new RestClient(server);
       viewer = (await signInAs(server, 'Viewer', { email: 'viewer@acme.test' })).client;
       manager = (await signInAs(server, 'Manager', { email: 'second-manager@acme.test' })).client;
@@ -58,7 +62,10 @@ for (const target of storeTargets) {
       });
       assert.equal(dataOf(await viewer.request('{ me { role } }')).me.role, 'VIEWER');
       assert.equal(dataOf(await manager.request('{ me { role } }')).me.role, 'MANAGER');
-      assert.deepEqual(dataOf(await viewer.request('{ organization { id name } }')).organization, { id: 'acme', name: testBootstrap.BOOTSTRAP_ORG });
+      assert.deepEqual(dataOf(await viewer.request('{ organization { id name } }')).organization, {
+        id: 'acme',
+        name: testBootstrap.BOOTSTRAP_ORG,
+      });
     });
 
     test('thing: the summary in camelCase, the same values as REST; null for an unknown thing', async () => {
@@ -85,7 +92,16 @@ for (const target of storeTargets) {
         groupId: fromRest.group_id,
       });
       const bare = dataOf(await viewer.request(`{ thing(tuid: "T-2") { ${thingFields} } }`)).thing;
-      assert.deepEqual(bare, { tuid: 'T-2', batteryLevel: null, timestamp: t0 + 5, location: null, gatewayTuid: 'GW-1', version: 'unknown', installationStatus: 'new', groupId: 'unassigned' });
+      assert.deepEqual(bare, {
+        tuid: 'T-2',
+        batteryLevel: null,
+        timestamp: t0 + 5,
+        location: null,
+        gatewayTuid: 'GW-1',
+        version: 'unknown',
+        installationStatus: 'new',
+        groupId: 'unassigned',
+      });
       assert.deepEqual(await viewer.request('{ thing(tuid: "NOPE") { tuid } }').then((r) => r.body), { data: { thing: null } });
     });
 
@@ -101,23 +117,43 @@ for (const target of storeTargets) {
       const first = dataOf(await viewer.request(page, { first: 2 })).things;
       assert.equal(first.pageInfo.hasPreviousPage, false);
       assert.equal(first.pageInfo.startCursor, first.edges[0].cursor);
-      assert.deepEqual(first.nodes.map((n: { tuid: string }) => n.tuid), ['T-1', 'T-2']);
-      assert.deepEqual(first.edges.map((e: { node: { tuid: string } }) => e.node.tuid), ['T-1', 'T-2']);
+      assert.deepEqual(
+        first.nodes.map((n: { tuid: string }) => n.tuid),
+        ['T-1', 'T-2'],
+      );
+      assert.deepEqual(
+        first.edges.map((e: { node: { tuid: string } }) => e.node.tuid),
+        ['T-1', 'T-2'],
+      );
       assert.equal(first.pageInfo.hasNextPage, true);
       assert.equal(first.pageInfo.endCursor, first.edges[1].cursor);
       const second = dataOf(await viewer.request(page, { first: 2, after: first.pageInfo.endCursor })).things;
-      assert.deepEqual(second.nodes.map((n: { tuid: string }) => n.tuid), ['X-3']);
-      assert.deepEqual(second.pageInfo, { hasNextPage: false, hasPreviousPage: true, startCursor: second.edges[0].cursor, endCursor: null });
-      const empty = dataOf(await viewer.request('{ things(q: "none-such") { pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }')).things;
+      assert.deepEqual(
+        second.nodes.map((n: { tuid: string }) => n.tuid),
+        ['X-3'],
+      );
+      assert.deepEqual(second.pageInfo, {
+        hasNextPage: false,
+        hasPreviousPage: true,
+        startCursor: second.edges[0].cursor,
+        endCursor: null,
+      });
+      const empty = dataOf(
+        await viewer.request('{ things(q: "none-such") { pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }'),
+      ).things;
       assert.deepEqual(empty.pageInfo, { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null });
       const afterFirst = dataOf(await viewer.request(page, { after: first.edges[0].cursor })).things;
-      assert.deepEqual(afterFirst.nodes.map((n: { tuid: string }) => n.tuid), ['T-2', 'X-3']);
+      assert.deepEqual(
+        afterFirst.nodes.map((n: { tuid: string }) => n.tuid),
+        ['T-2', 'X-3'],
+      );
       const all = dataOf(await viewer.request(`{ things { nodes { ${thingFields} } } }`)).things.nodes;
       assert.deepEqual(all[0], dataOf(await viewer.request(`{ thing(tuid: "T-1") { ${thingFields} } }`)).thing);
     });
 
     test('things: filters by q, installationStatus and groupId; bad arguments are BAD_USER_INPUT naming the argument', async () => {
-      const tuids = async (args: string) => dataOf(await viewer.request(`{ things(${args}) { nodes { tuid } } }`)).things.nodes.map((n: { tuid: string }) => n.tuid);
+      const tuids = async (args: string) =>
+        dataOf(await viewer.request(`{ things(${args}) { nodes { tuid } } }`)).things.nodes.map((n: { tuid: string }) => n.tuid);
       assert.deepEqual(await tuids('q: "t-"'), ['T-1', 'T-2']);
       assert.deepEqual(await tuids('installationStatus: "new"'), ['T-1', 'T-2', 'X-3']);
       assert.deepEqual(await tuids('installationStatus: "installed"'), []);
@@ -140,13 +176,25 @@ for (const target of storeTargets) {
     test('messages: the stored messages exactly as REST returns them, newest first, with deploymentGroupId', async () => {
       const viaGraphql = dataOf(await messages({ limit: 100 })).messages;
       assert.deepEqual(viaGraphql, (await rest.get('/things/T-1/messages?limit=100')).body.data);
-      assert.deepEqual(viaGraphql.map((m: { tsmTs: number }) => m.tsmTs), [t0 + 40, t0 + 30, t0 + 20, t0 + 10, t0]);
-      assert.deepEqual(viaGraphql[1], { tsmId: 12100, tsmEv: 10, tsmTs: t0 + 30, tsmTuid: 'T-1', tsmGw: 'GW-1', temp: 21.5, deploymentGroupId: 'unassigned' });
+      assert.deepEqual(
+        viaGraphql.map((m: { tsmTs: number }) => m.tsmTs),
+        [t0 + 40, t0 + 30, t0 + 20, t0 + 10, t0],
+      );
+      assert.deepEqual(viaGraphql[1], {
+        tsmId: 12100,
+        tsmEv: 10,
+        tsmTs: t0 + 30,
+        tsmTuid: 'T-1',
+        tsmGw: 'GW-1',
+        temp: 21.5,
+        deploymentGroupId: 'unassigned',
+      });
       assert.equal(dataOf(await messages({ limit: 2 })).messages.length, 2);
     });
 
     test('messages: messageIds, eventIds, from and to (inclusive) filter as REST does', async () => {
-      const timestamps = async (variables: Record<string, unknown>) => dataOf(await messages({ limit: 10, ...variables })).messages.map((m: { tsmTs: number }) => m.tsmTs);
+      const timestamps = async (variables: Record<string, unknown>) =>
+        dataOf(await messages({ limit: 10, ...variables })).messages.map((m: { tsmTs: number }) => m.tsmTs);
       assert.deepEqual(await timestamps({ messageIds: [1110, 1100] }), [t0 + 40, t0 + 10, t0]);
       assert.deepEqual(await timestamps({ eventIds: [101] }), [t0 + 40]);
       assert.deepEqual(await timestamps({ from: t0 + 10, to: t0 + 30 }), [t0 + 30, t0 + 20, t0 + 10]);
@@ -174,8 +222,16 @@ for (const target of storeTargets) {
       assert.equal(dataOf(await messages({ limit: 1 })).messages.length, 1);
       assert.equal(dataOf(await messages({ limit: 10_000 })).messages.length, 5);
       // What GraphQL's types already refuse: a missing limit, a fraction.
-      assertGraphqlError(await viewer.request('{ messages(tuid: "T-1") }'), 'BAD_USER_INPUT', /argument "limit" of type "Int!" is required/);
-      assertGraphqlError(await viewer.request('{ messages(tuid: "T-1", limit: 2.5) }'), 'BAD_USER_INPUT', /Int cannot represent non-integer value/);
+      assertGraphqlError(
+        await viewer.request('{ messages(tuid: "T-1") }'),
+        'BAD_USER_INPUT',
+        /argument "limit" of type "Int!" is required/,
+      );
+      assertGraphqlError(
+        await viewer.request('{ messages(tuid: "T-1", limit: 2.5) }'),
+        'BAD_USER_INPUT',
+        /Int cannot represent non-integer value/,
+      );
     });
 
     test('messages of an unknown thing: NOT_FOUND with a plain message and nothing else', async () => {
@@ -198,9 +254,18 @@ for (const target of storeTargets) {
         { alertType: 'battery low', type: 'BATTERY_LOW' },
       ]);
       const fromRest = (await rest.get('/things/T-1/alerts')).body.data;
-      assert.deepEqual(records, fromRest.map((r: { tuid: string; alert_type: string; alerts: unknown[] }) => ({ tuid: r.tuid, alertType: r.alert_type, alerts: r.alerts })));
+      assert.deepEqual(
+        records,
+        fromRest.map((r: { tuid: string; alert_type: string; alerts: unknown[] }) => ({
+          tuid: r.tuid,
+          alertType: r.alert_type,
+          alerts: r.alerts,
+        })),
+      );
       const s = (ms: number) => Math.floor(ms / 1000);
-      const windowed = dataOf(await viewer.request(`{ alerts(tuid: "T-1", from: ${s(now - 6 * hour)}, to: ${s(now - 3 * hour)}) { alertType } }`)).alerts;
+      const windowed = dataOf(
+        await viewer.request(`{ alerts(tuid: "T-1", from: ${s(now - 6 * hour)}, to: ${s(now - 3 * hour)}) { alertType } }`),
+      ).alerts;
       assert.deepEqual(windowed, [{ alertType: 'gateway connection lost' }]);
       assert.deepEqual(dataOf(await viewer.request('{ alerts(tuid: "X-3") { alertType } }')).alerts, []);
       assertBadInput(await viewer.request(`{ alerts(tuid: "T-1", from: ${s(now)}, to: ${s(now) - 1}) { alertType } }`), ['from']);
@@ -219,7 +284,11 @@ for (const target of storeTargets) {
       const nested = (levels: number): string => (levels === 0 ? 'lat' : `location { ${nested(levels - 1)} }`);
       // thing(1), then location levels, then lat.
       const response = await viewer.request(`{ thing(tuid: "T-1") { ${nested(queryLimits.maxDepth - 1)} } }`);
-      assertGraphqlError(response, 'BAD_USER_INPUT', `The operation is nested ${queryLimits.maxDepth + 1} levels deep; at most ${queryLimits.maxDepth} are allowed.`);
+      assertGraphqlError(
+        response,
+        'BAD_USER_INPUT',
+        `The operation is nested ${queryLimits.maxDepth + 1} levels deep; at most ${queryLimits.maxDepth} are allowed.`,
+      );
       assert.equal(response.body.data, undefined);
       // At the limit the depth rule is silent: what remains is GraphQL's own refusal of location on Location.
       const atLimit = await viewer.request(`{ thing(tuid: "T-1") { ${nested(queryLimits.maxDepth - 2)} } }`);
@@ -228,10 +297,21 @@ for (const target of storeTargets) {
 
     test('an operation over the field or root-field limits is refused before running: nothing is created', async () => {
       const wide = `{ me { ${'email '.repeat(queryLimits.maxFields)} } }`;
-      assertGraphqlError(await viewer.request(wide), 'BAD_USER_INPUT', `The operation selects ${queryLimits.maxFields + 1} fields; at most ${queryLimits.maxFields} are allowed.`);
-      const creates = Array.from({ length: queryLimits.maxRootFields + 1 }, (_, i) => `g${i}: createGroup(groupId: "limit-${i}") { groupId }`).join(' ');
+      assertGraphqlError(
+        await viewer.request(wide),
+        'BAD_USER_INPUT',
+        `The operation selects ${queryLimits.maxFields + 1} fields; at most ${queryLimits.maxFields} are allowed.`,
+      );
+      const creates = Array.from(
+        { length: queryLimits.maxRootFields + 1 },
+        (_, i) => `g${i}: createGroup(groupId: "limit-${i}") { groupId }`,
+      ).join(' ');
       const response = await manager.request(`mutation { ${creates} }`);
-      assertGraphqlError(response, 'BAD_USER_INPUT', `The operation has ${queryLimits.maxRootFields + 1} top-level fields; at most ${queryLimits.maxRootFields} are allowed.`);
+      assertGraphqlError(
+        response,
+        'BAD_USER_INPUT',
+        `The operation has ${queryLimits.maxRootFields + 1} top-level fields; at most ${queryLimits.maxRootFields} are allowed.`,
+      );
       assert.equal(response.body.data, undefined);
       const groups = dataOf(await manager.request('{ groups(q: "limit-") { groupId } }')).groups;
       assert.deepEqual(groups, [], 'no mutation of a refused operation ran');
@@ -242,8 +322,15 @@ for (const target of storeTargets) {
     test('an unexpected failure is INTERNAL_SERVER_ERROR with a generic message; the details go only to the log', () => {
       const logged: unknown[] = [];
       const internal = new TypeError("Cannot read properties of undefined (reading 'password_hash') at /srv/thingdesk/store.js:42");
-      const formatted = formatGraphqlError(new GraphQLError(internal.message, { originalError: internal, path: ['things'] }), (error) => logged.push(error));
-      assert.deepEqual(formatted, { message: 'An unexpected error occurred.', locations: undefined, path: ['things'], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      const formatted = formatGraphqlError(new GraphQLError(internal.message, { originalError: internal, path: ['things'] }), (error) =>
+        logged.push(error),
+      );
+      assert.deepEqual(formatted, {
+        message: 'An unexpected error occurred.',
+        locations: undefined,
+        path: ['things'],
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      });
       assert.deepEqual(logged, [internal]);
     });
   });

@@ -25,7 +25,19 @@ const operationTypes: OperationType[] = ['Query', 'Mutation', 'Subscription'];
 const roles: Role[] = ['Viewer', 'Installer', 'Manager'];
 
 // SPEC section 4, written out once by hand so that the table itself is checked against the SPEC.
-const specViewerQueries = ['me', 'organization', 'thing', 'things', 'messages', 'alerts', 'groups', 'group', 'commands', 'installations', 'catalog'];
+const specViewerQueries = [
+  'me',
+  'organization',
+  'thing',
+  'things',
+  'messages',
+  'alerts',
+  'groups',
+  'group',
+  'commands',
+  'installations',
+  'catalog',
+];
 /** Read-only queries beyond the SPEC's list ("add more freely"), for every signed-in role. */
 const readOnlyExtras = ['alertingThings', 'alertCount'];
 const specManagerQueries = ['users', 'apiClients', 'mqttCredentials'];
@@ -48,7 +60,11 @@ const managerMutationExtras = ['renameGroup'];
 const sorted = (names: readonly string[]) => [...names].sort();
 const specRoots: Record<Audience, Record<OperationType, string[]>> = {
   anonymous: { Query: ['_empty'], Mutation: ['login', 'refreshToken'], Subscription: [] },
-  Viewer: { Query: sorted([...specViewerQueries, ...readOnlyExtras]), Mutation: sorted(['logout', 'refreshToken']), Subscription: sorted(['messages', 'alerts']) },
+  Viewer: {
+    Query: sorted([...specViewerQueries, ...readOnlyExtras]),
+    Mutation: sorted(['logout', 'refreshToken']),
+    Subscription: sorted(['messages', 'alerts']),
+  },
   Installer: {
     Query: sorted([...specViewerQueries, ...readOnlyExtras]),
     Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations]),
@@ -64,7 +80,8 @@ const specRoots: Record<Audience, Record<OperationType, string[]>> = {
 /** The root fields the access table gives an audience. */
 function tableRoots(audience: Audience): Record<OperationType, string[]> {
   const roots = {} as Record<OperationType, string[]>;
-  for (const type of operationTypes) roots[type] = sorted(Object.keys(operationAccess[type]).filter((field) => mayCall(audience, type, field)));
+  for (const type of operationTypes)
+    roots[type] = sorted(Object.keys(operationAccess[type]).filter((field) => mayCall(audience, type, field)));
   return roots;
 }
 
@@ -76,22 +93,33 @@ const fullRoots: Record<OperationType, string[]> = {
 };
 
 /** Types only a Manager's operations use: none may show in another role's introspection. */
-const managerOnlyTypes = ['ApiClient', 'ApiClientCredentials', 'MqttCredential', 'MqttCredentialSecret', 'MqttCredentialKind', 'SendCommandsResult'];
+const managerOnlyTypes = [
+  'ApiClient',
+  'ApiClientCredentials',
+  'MqttCredential',
+  'MqttCredentialSecret',
+  'MqttCredentialKind',
+  'SendCommandsResult',
+];
 /** Types only the field-service mutations use. */
 const fieldServiceTypes = ['InstallationResult'];
 /** Types only sign-in uses: a signed-in caller's schema does not need them. */
 const signInTypes = ['LoginInput', 'LoginResult'];
 
-const introspection = '{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } types { name } } }';
+const introspection =
+  '{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } types { name } } }';
 
 describe('the GraphQL access table (SPEC section 4)', () => {
   test('every root field of the full schema has a row, and every row names a field of the schema', () => {
     assert.deepEqual(operationsWithoutAccessRule(fullSchema), []);
-    for (const type of operationTypes) assert.deepEqual(sorted(Object.keys(operationAccess[type])), fullRoots[type], `${type}: rows without a field`);
+    for (const type of operationTypes)
+      assert.deepEqual(sorted(Object.keys(operationAccess[type])), fullRoots[type], `${type}: rows without a field`);
   });
 
   test('a root field added without a row is reported', () => {
-    const grown = makeExecutableSchema({ typeDefs: [typeDefs, 'extend type Query { secretReport: Int } extend type Mutation { wipeEverything: Boolean }'] });
+    const grown = makeExecutableSchema({
+      typeDefs: [typeDefs, 'extend type Query { secretReport: Int } extend type Mutation { wipeEverything: Boolean }'],
+    });
     assert.deepEqual(operationsWithoutAccessRule(grown), ['Query.secretReport', 'Mutation.wipeEverything']);
   });
 
@@ -104,11 +132,15 @@ describe('the GraphQL access table (SPEC section 4)', () => {
   test('a Manager has every operation except the sign-in-only ones', () => {
     const signInOnly = ['_empty', 'login'];
     for (const type of operationTypes) {
-      assert.deepEqual(tableRoots('Manager')[type], fullRoots[type].filter((field) => !signInOnly.includes(field)), type);
+      assert.deepEqual(
+        tableRoots('Manager')[type],
+        fullRoots[type].filter((field) => !signInOnly.includes(field)),
+        type,
+      );
     }
   });
 
-  test('roles nest: a Viewer\'s operations are an Installer\'s, an Installer\'s are a Manager\'s', () => {
+  test("roles nest: a Viewer's operations are an Installer's, an Installer's are a Manager's", () => {
     for (const type of operationTypes) {
       for (const field of tableRoots('Viewer')[type]) assert.ok(mayCall('Installer', type, field), `${type}.${field}`);
       for (const field of tableRoots('Installer')[type]) assert.ok(mayCall('Manager', type, field), `${type}.${field}`);
@@ -137,7 +169,14 @@ describe('role schemas through the server', () => {
       const types = new Set((schema.types as { name: string }[]).map((type) => type.name));
       const forbidden = [...signInTypes, ...(role === 'Manager' ? [] : managerOnlyTypes), ...(role === 'Viewer' ? fieldServiceTypes : [])];
       for (const name of forbidden) assert.ok(!types.has(name), `${role} sees type ${name}`);
-      const allowed = ['Thing', 'Group', 'User', 'JSON', ...(role === 'Viewer' ? [] : fieldServiceTypes), ...(role === 'Manager' ? managerOnlyTypes : [])];
+      const allowed = [
+        'Thing',
+        'Group',
+        'User',
+        'JSON',
+        ...(role === 'Viewer' ? [] : fieldServiceTypes),
+        ...(role === 'Manager' ? managerOnlyTypes : []),
+      ];
       for (const name of allowed) assert.ok(types.has(name), `${role} misses type ${name}`);
     });
   }
@@ -173,14 +212,20 @@ describe('role schemas through the server', () => {
     assertGraphqlError(assign, 'BAD_USER_INPUT', /^Cannot query field "assignThingToGroup" on type "Mutation"/);
     assert.equal(dataOf(await clients.Viewer.request('{ thing(tuid: "ROLE-1") { installationStatus } }')).thing.installationStatus, 'new');
     // The Installer may do both.
-    const installed = await clients.Installer.request('mutation { setInstallationStatus(tuid: "ROLE-1", status: "installed") { installationStatus } }');
+    const installed = await clients.Installer.request(
+      'mutation { setInstallationStatus(tuid: "ROLE-1", status: "installed") { installationStatus } }',
+    );
     assert.equal(dataOf(installed).setInstallationStatus.installationStatus, 'installed');
   });
 
   test('an Installer cannot send commands or create users: refused before running, nothing is stored', async () => {
-    const send = await clients.Installer.request('mutation { sendCommands(tuid: "ROLE-1", commands: [{tsmId: 1500, tsmEv: 30, transactionId: 1, measurementInterval: 60, reportInterval: 300}]) { responsible } }');
+    const send = await clients.Installer.request(
+      'mutation { sendCommands(tuid: "ROLE-1", commands: [{tsmId: 1500, tsmEv: 30, transactionId: 1, measurementInterval: 60, reportInterval: 300}]) { responsible } }',
+    );
     assertGraphqlError(send, 'BAD_USER_INPUT', /^Cannot query field "sendCommands" on type "Mutation"/);
-    const createUser = await clients.Installer.request('mutation { createUser(email: "sneaky@acme.test", password: "sneaky-password", role: MANAGER) { id } }');
+    const createUser = await clients.Installer.request(
+      'mutation { createUser(email: "sneaky@acme.test", password: "sneaky-password", role: MANAGER) { id } }',
+    );
     assertGraphqlError(createUser, 'BAD_USER_INPUT', /^Cannot query field "createUser" on type "Mutation"/);
     const users = await clients.Installer.request('{ users { email } }');
     assertGraphqlError(users, 'BAD_USER_INPUT', /^Cannot query field "users" on type "Query"/);

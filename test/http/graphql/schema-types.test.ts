@@ -60,7 +60,20 @@ describe('the GraphQL schema types and describes its data', () => {
   });
 
   test('every time field says how it is expressed: Unix seconds, or a local date-time in ALERT_TIMEZONE', () => {
-    const timeFields = ['Thing.timestamp', 'Group.createdAt', 'AlertPeriod.from', 'AlertPeriod.to', 'AlertEvent.from', 'AlertEvent.to', 'InstallationResult.timestamp', 'InstallationHistoryEntry.timestamp', 'SendCommandsResult.timestamp', 'CommandRecord.timestamp', 'ApiClient.createdAt', 'MqttCredential.createdAt'];
+    const timeFields = [
+      'Thing.timestamp',
+      'Group.createdAt',
+      'AlertPeriod.from',
+      'AlertPeriod.to',
+      'AlertEvent.from',
+      'AlertEvent.to',
+      'InstallationResult.timestamp',
+      'InstallationHistoryEntry.timestamp',
+      'SendCommandsResult.timestamp',
+      'CommandRecord.timestamp',
+      'ApiClient.createdAt',
+      'MqttCredential.createdAt',
+    ];
     for (const name of timeFields) {
       const [typeName, fieldName] = name.split('.') as [string, string];
       const type = fullSchema.getType(typeName);
@@ -68,8 +81,14 @@ describe('the GraphQL schema types and describes its data', () => {
       const description = type.getFields()[fieldName]!.description ?? '';
       assert.match(description, /Unix seconds|local date-time .*ALERT_TIMEZONE/, name);
     }
-    for (const [field, argument] of [['messages', 'from'], ['messages', 'to'], ['alerts', 'from'], ['alerts', 'to']] as const) {
-      const description = fullSchema.getQueryType()!.getFields()[field]!.args.find((a) => a.name === argument)!.description ?? '';
+    for (const [field, argument] of [
+      ['messages', 'from'],
+      ['messages', 'to'],
+      ['alerts', 'from'],
+      ['alerts', 'to'],
+    ] as const) {
+      const queryFields = fullSchema.getQueryType()!.getFields();
+      const description = queryFields[field]!.args.find((a) => a.name === argument)!.description ?? '';
       assert.match(description, /Unix seconds/, `${field}(${argument})`);
     }
   });
@@ -82,7 +101,11 @@ describe('the GraphQL schema types and describes its data', () => {
       assert.ok(isEnumType(named), `${typeName}.${fieldName} is ${named.name}`);
       return named.getValues().map((value) => value.value as string);
     };
-    for (const [type, field] of [['Thing', 'installationStatus'], ['InstallationResult', 'installationStatus'], ['InstallationHistoryEntry', 'installationStatus']]) {
+    for (const [type, field] of [
+      ['Thing', 'installationStatus'],
+      ['InstallationResult', 'installationStatus'],
+      ['InstallationHistoryEntry', 'installationStatus'],
+    ]) {
       assert.deepEqual(enumOf(type!, field!), [...installationStatuses], `${type}.${field}`);
     }
     assert.deepEqual(enumOf('AlertEvent', 'state'), ['opened', 'closed']);
@@ -101,7 +124,8 @@ describe('the GraphQL schema types and describes its data', () => {
   test('the arguments SPEC section 4 fixes keep their types', () => {
     const mutation = fullSchema.getMutationType()!.getFields();
     const query = fullSchema.getQueryType()!.getFields();
-    const argumentType = (fields: typeof query, field: string, argument: string) => String(fields[field]!.args.find((a) => a.name === argument)!.type);
+    const argumentType = (fields: typeof query, field: string, argument: string) =>
+      String(fields[field]!.args.find((a) => a.name === argument)!.type);
     assert.equal(argumentType(mutation, 'login', 'loginInput'), 'LoginInput!');
     assert.equal(argumentType(mutation, 'refreshToken', 'refreshTokenInput'), 'RefreshTokenInput!');
     assert.equal(argumentType(mutation, 'setInstallationStatus', 'status'), 'String!');
@@ -124,12 +148,25 @@ describe('the GraphQL schema types and describes its data', () => {
     after(() => server?.stop());
 
     test('installation statuses read as before, set with a String variable as before', async () => {
-      const set = 'mutation S($tuid: ID!, $status: String!) { setInstallationStatus(tuid: $tuid, status: $status) { tuid installationStatus } }';
-      assert.deepEqual(dataOf(await installer.client.request(set, { tuid: 'ENUM-1', status: 'installed' })).setInstallationStatus, { tuid: 'ENUM-1', installationStatus: 'installed' });
-      const read = dataOf(await installer.client.request('{ thing(tuid: "ENUM-1") { installationStatus } installations(tuid: "ENUM-1") { installationStatus } }'));
+      const set =
+        'mutation S($tuid: ID!, $status: String!) { setInstallationStatus(tuid: $tuid, status: $status) { tuid installationStatus } }';
+      assert.deepEqual(dataOf(await installer.client.request(set, { tuid: 'ENUM-1', status: 'installed' })).setInstallationStatus, {
+        tuid: 'ENUM-1',
+        installationStatus: 'installed',
+      });
+      const read = dataOf(
+        await installer.client.request(
+          '{ thing(tuid: "ENUM-1") { installationStatus } installations(tuid: "ENUM-1") { installationStatus } }',
+        ),
+      );
       assert.equal(read.thing.installationStatus, 'installed');
-      assert.deepEqual(read.installations.map((entry: { installationStatus: string }) => entry.installationStatus), ['installed', 'new']);
-      const filtered = dataOf(await installer.client.request('query F($s: String) { things(installationStatus: $s) { nodes { tuid } } }', { s: 'installed' }));
+      assert.deepEqual(
+        read.installations.map((entry: { installationStatus: string }) => entry.installationStatus),
+        ['installed', 'new'],
+      );
+      const filtered = dataOf(
+        await installer.client.request('query F($s: String) { things(installationStatus: $s) { nodes { tuid } } }', { s: 'installed' }),
+      );
       assert.deepEqual(filtered.things.nodes, [{ tuid: 'ENUM-1' }]);
     });
 
@@ -142,13 +179,32 @@ describe('the GraphQL schema types and describes its data', () => {
       });
       try {
         const received = new Promise<unknown>((resolve, reject) => {
-          client.subscribe({ query: 'subscription { alerts { tuid alertType type state from to } }' }, { next: resolve, error: reject, complete: () => undefined });
+          client.subscribe(
+            { query: 'subscription { alerts { tuid alertType type state from to } }' },
+            { next: resolve, error: reject, complete: () => undefined },
+          );
         });
         await new Promise((resolve) => setTimeout(resolve, 200));
         const openedAt = Date.UTC(2026, 0, 2, 3, 4, 5);
-        server.app.events.emit('alertChanged', { organizationId: 'acme', tuid: 'ENUM-1', alertType: 'battery low', state: 'opened', openedAt, closedAt: null });
+        server.app.events.emit('alertChanged', {
+          organizationId: 'acme',
+          tuid: 'ENUM-1',
+          alertType: 'battery low',
+          state: 'opened',
+          openedAt,
+          closedAt: null,
+        });
         assert.deepEqual(await received, {
-          data: { alerts: { tuid: 'ENUM-1', alertType: 'battery low', type: 'BATTERY_LOW', state: 'opened', from: '2026-01-02T03:04:05', to: null } },
+          data: {
+            alerts: {
+              tuid: 'ENUM-1',
+              alertType: 'battery low',
+              type: 'BATTERY_LOW',
+              state: 'opened',
+              from: '2026-01-02T03:04:05',
+              to: null,
+            },
+          },
         });
       } finally {
         await client.dispose();

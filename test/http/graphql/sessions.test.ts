@@ -10,7 +10,8 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 after(cleanupStores);
 
-const refreshMutation = 'mutation R($input: RefreshTokenInput!) { refreshToken(refreshTokenInput: $input) { accessToken expiresIn refreshExpiresIn refreshToken } }';
+const refreshMutation =
+  'mutation R($input: RefreshTokenInput!) { refreshToken(refreshTokenInput: $input) { accessToken expiresIn refreshExpiresIn refreshToken } }';
 const me = '{ me { id email role organizationId } }';
 
 describe('GraphQL sessions (seed 001, SPEC section 4)', () => {
@@ -68,7 +69,11 @@ describe('GraphQL sessions (seed 001, SPEC section 4)', () => {
     const answers = [];
     for (const input of cases) {
       const response = await new GraphqlClient(server).login(input);
-      answers.push({ status: response.status, errors: response.body.errors?.map((e) => ({ message: e.message, code: e.extensions?.code })), data: response.body.data });
+      answers.push({
+        status: response.status,
+        errors: response.body.errors?.map((e) => ({ message: e.message, code: e.extensions?.code })),
+        data: response.body.data,
+      });
     }
     for (const answer of answers) assert.deepEqual(answer, answers[0]);
     assert.deepEqual(answers[0]!.errors, [{ message: 'Invalid e-mail, password or organization.', code: 'UNAUTHENTICATED' }]);
@@ -78,7 +83,11 @@ describe('GraphQL sessions (seed 001, SPEC section 4)', () => {
     for (const email of ['nobody-at-all@acme.test', 'throttled@acme.test']) {
       const codes: string[] = [];
       for (let i = 0; i < 6; i++) codes.push(errorCodes(await new GraphqlClient(server).login({ email, password: 'wrong-password' }))[0]!);
-      assert.deepEqual(codes, ['UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'RATE_LIMITED'], email);
+      assert.deepEqual(
+        codes,
+        ['UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'RATE_LIMITED'],
+        email,
+      );
     }
     // Blocked even with the right password, until the block expires; other accounts are not affected.
     const throttled = { email: 'throttled@acme.test', password: 'throttled-password' };
@@ -129,7 +138,9 @@ describe('GraphQL sessions (seed 001, SPEC section 4)', () => {
     await client.login();
     clock.advance(901_000);
     assert.deepEqual(errorCodes(await client.request(me)), ['UNAUTHENTICATED']);
-    const response = await client.request(refreshMutation, { input: { organizationId: client.organizationId, refreshToken: client.refreshToken } });
+    const response = await client.request(refreshMutation, {
+      input: { organizationId: client.organizationId, refreshToken: client.refreshToken },
+    });
     assert.equal(response.status, 200, JSON.stringify(response.body));
   });
 
@@ -201,7 +212,11 @@ describe('sessions across instances', () => {
       const again = new GraphqlClient(second);
       again.accessToken = client.accessToken;
       assert.equal((await again.request(me)).status, 200);
-      const refreshed = await again.request(refreshMutation, { input: { organizationId: client.organizationId, refreshToken: client.refreshToken } }, { token: null });
+      const refreshed = await again.request(
+        refreshMutation,
+        { input: { organizationId: client.organizationId, refreshToken: client.refreshToken } },
+        { token: null },
+      );
       assert.equal(refreshed.status, 200);
     } finally {
       await second.stop();

@@ -59,13 +59,30 @@ describe('GraphQL subscriptions', () => {
   const wsUrl = () => server.url(server.config.graphqlPath).replace(/^http/, 'ws');
 
   test('over WebSocket (graphql-transport-ws): a live uplink arrives, only for the organization and the tuid asked', async () => {
-    const client = createWsClient({ url: wsUrl(), webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${viewerToken}` }, retryAttempts: 0, lazy: false });
-    const rival = createWsClient({ url: wsUrl(), webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${rivalToken}` }, retryAttempts: 0 });
+    const client = createWsClient({
+      url: wsUrl(),
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${viewerToken}` },
+      retryAttempts: 0,
+      lazy: false,
+    });
+    const rival = createWsClient({
+      url: wsUrl(),
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${rivalToken}` },
+      retryAttempts: 0,
+    });
     const received = collector<unknown>();
     const rivalReceived = collector<unknown>();
     try {
-      const stop = client.subscribe({ query: messagesSubscription, variables: { tuid: 'SUB-1' } }, { next: (r) => received.push(r), error: (e) => received.push({ error: e }), complete: () => undefined });
-      const stopRival = rival.subscribe({ query: messagesSubscription }, { next: (r) => rivalReceived.push(r), error: () => undefined, complete: () => undefined });
+      const stop = client.subscribe(
+        { query: messagesSubscription, variables: { tuid: 'SUB-1' } },
+        { next: (r) => received.push(r), error: (e) => received.push({ error: e }), complete: () => undefined },
+      );
+      const stopRival = rival.subscribe(
+        { query: messagesSubscription },
+        { next: (r) => rivalReceived.push(r), error: () => undefined, complete: () => undefined },
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       await publishUplinks(server, [
         { tsmId: 1110, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: 'SUB-2', batl: 1 },
@@ -87,7 +104,12 @@ describe('GraphQL subscriptions', () => {
   });
 
   test('over WebSocket a connection without a valid token is refused', async () => {
-    const client = createWsClient({ url: wsUrl(), webSocketImpl: WebSocket, connectionParams: { Authorization: 'Bearer not-a-token' }, retryAttempts: 0 });
+    const client = createWsClient({
+      url: wsUrl(),
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: 'Bearer not-a-token' },
+      retryAttempts: 0,
+    });
     const outcome = await new Promise<unknown>((resolve) => {
       client.subscribe({ query: messagesSubscription }, { next: resolve, error: resolve, complete: () => resolve('complete') });
     });
@@ -96,14 +118,24 @@ describe('GraphQL subscriptions', () => {
   });
 
   test('over SSE (graphql-sse): a live uplink arrives with an access token', async () => {
-    const client = createSseClient({ url: server.url(server.config.graphqlPath), headers: { authorization: `Bearer ${viewerToken}` }, retryAttempts: 0, fetchFn: fetch });
+    const client = createSseClient({
+      url: server.url(server.config.graphqlPath),
+      headers: { authorization: `Bearer ${viewerToken}` },
+      retryAttempts: 0,
+      fetchFn: fetch,
+    });
     const received = collector<unknown>();
     try {
-      const stop = client.subscribe({ query: messagesSubscription, variables: { tuid: 'SSE-1' } }, { next: (r) => received.push(r), error: (e) => received.push({ error: String(e) }), complete: () => undefined });
+      const stop = client.subscribe(
+        { query: messagesSubscription, variables: { tuid: 'SSE-1' } },
+        { next: (r) => received.push(r), error: (e) => received.push({ error: String(e) }), complete: () => undefined },
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       await publishUplinks(server, [{ tsmId: 12101, tsmEv: 10, tsmTs: 1_790_000_002, tsmTuid: 'SSE-1', hall: 1 }]);
       await received.waitFor(1);
-      assert.deepEqual(received.items[0], { data: { messages: { tsmId: 12101, tsmEv: 10, tsmTs: 1_790_000_002, tsmTuid: 'SSE-1', hall: 1, deploymentGroupId: 'unassigned' } } });
+      assert.deepEqual(received.items[0], {
+        data: { messages: { tsmId: 12101, tsmEv: 10, tsmTs: 1_790_000_002, tsmTuid: 'SSE-1', hall: 1, deploymentGroupId: 'unassigned' } },
+      });
       stop();
     } finally {
       client.dispose();

@@ -29,7 +29,12 @@ describe('alert read side over REST (SPEC section 3)', () => {
     ]);
     const alerts = server.app.store.alerts;
     // AL-1: a closed gateway period across the DST change, an old one outside 7 days, and an active battery alert.
-    await alerts.open({ organizationId: 'acme', tuid: 'AL-1', alertType: 'gateway connection lost', openedAt: Date.UTC(2026, 2, 29, 0, 30) });
+    await alerts.open({
+      organizationId: 'acme',
+      tuid: 'AL-1',
+      alertType: 'gateway connection lost',
+      openedAt: Date.UTC(2026, 2, 29, 0, 30),
+    });
     await alerts.close('AL-1', 'gateway connection lost', Date.UTC(2026, 2, 29, 1, 30));
     await alerts.open({ organizationId: 'acme', tuid: 'AL-1', alertType: 'gateway connection lost', openedAt: now - 10 * 24 * hour });
     await alerts.close('AL-1', 'gateway connection lost', now - 9 * 24 * hour);
@@ -57,7 +62,10 @@ describe('alert read side over REST (SPEC section 3)', () => {
   test('from/to select the periods overlapping the window', async () => {
     const s = (ms: number) => Math.floor(ms / 1000);
     const old = await rest.get(`/things/AL-1/alerts?from=${s(now - 11 * 24 * hour)}&to=${s(now - 9.5 * 24 * hour)}`);
-    assert.deepEqual(old.body.data.map((r: { alert_type: string; alerts: unknown[] }) => [r.alert_type, r.alerts.length]), [['gateway connection lost', 1]]);
+    assert.deepEqual(
+      old.body.data.map((r: { alert_type: string; alerts: unknown[] }) => [r.alert_type, r.alerts.length]),
+      [['gateway connection lost', 1]],
+    );
     const touching = await rest.get(`/things/AL-1/alerts?from=${s(Date.UTC(2026, 2, 29, 1, 30))}&to=${s(Date.UTC(2026, 2, 29, 1, 30))}`);
     assert.equal(touching.body.data.length, 1, 'a period ending exactly at from overlaps');
     const none = await rest.get(`/things/AL-3/alerts`);

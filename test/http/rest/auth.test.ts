@@ -47,7 +47,12 @@ describe('REST client tokens (seed 000 part 5, SPEC section 3)', () => {
     const unknownId = await issue({ ...credentials, client_id: 'nobody' });
     assert.equal(wrongSecret.status, 401);
     assert.deepEqual(wrongSecret.body, unknownId.body);
-    assert.deepEqual(wrongSecret.body, { statusCode: 401, error: 'Unauthorized', message: 'Invalid client credentials.', code: 'UNAUTHENTICATED' });
+    assert.deepEqual(wrongSecret.body, {
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Invalid client credentials.',
+      code: 'UNAUTHENTICATED',
+    });
     assert.equal(wrongSecret.headers.get('www-authenticate'), 'Bearer');
   });
 
@@ -83,7 +88,9 @@ describe('REST client tokens (seed 000 part 5, SPEC section 3)', () => {
   test('missing, malformed, tampered, unsigned and foreign-key tokens are 401', async () => {
     const good = (await issue(credentials)).body.data.token as string;
     const [header, payload, signature] = good.split('.');
-    const tamperedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), org: 'other' })).toString('base64url');
+    const tamperedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), org: 'other' }),
+    ).toString('base64url');
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
     const { privateKey } = generateKeyPairSync('ed25519');
     const kid = decodeProtectedHeader(good).kid!;

@@ -17,7 +17,13 @@ after(closeMqttClients);
 
 const t0 = 1_790_000_000;
 const interval = (transactionId: number) => ({ tsmId: 1500, tsmEv: 30, transactionId, measurementInterval: 60, reportInterval: 300 });
-const echo = (tuid: string, transactionId: number) => ({ ...interval(transactionId), tsmEv: 31, tsmTs: t0 + 100, tsmTuid: tuid, tsmGw: 'GW-1' });
+const echo = (tuid: string, transactionId: number) => ({
+  ...interval(transactionId),
+  tsmEv: 31,
+  tsmTs: t0 + 100,
+  tsmTuid: tuid,
+  tsmGw: 'GW-1',
+});
 
 interface TrackedCommand {
   transactionId: number;
@@ -58,8 +64,13 @@ for (const target of storeTargets) {
     before(async () => {
       server = await startTestApp({ DATABASE_URL: await target.createUrl() });
       rest = new RestClient(server);
-      gateway = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
-      await uplink(['HIST-1', 'MATCH-1', 'MATCH-2', 'ISO-1'].map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: t0, tsmTuid: tuid, uptime: 5 })));
+      gateway = await connectMqtt(server.mqttUrl, {
+        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+      });
+      await uplink(
+        ['HIST-1', 'MATCH-1', 'MATCH-2', 'ISO-1'].map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: t0, tsmTuid: tuid, uptime: 5 })),
+      );
       const deps = { store: server.app.store, clock: server.app.clock };
       await createOrganization(deps, { name: 'Rival', id: 'rival' });
       const { client, clientSecret } = await createApiClient(deps, { organizationId: 'rival', name: 'rival' });
@@ -77,7 +88,10 @@ for (const target of storeTargets) {
       const second = await send('HIST-1', [interval(2), { tsmId: 1501, tsmEv: 30, transactionId: 3, nodeRole: 1 }]);
       await send('HIST-1', [interval(4)]);
       const records = await history('HIST-1');
-      assert.deepEqual(records.map((record) => record.commands.map((command) => command.transactionId)), [[4], [2, 3], [1]]);
+      assert.deepEqual(
+        records.map((record) => record.commands.map((command) => command.transactionId)),
+        [[4], [2, 3], [1]],
+      );
       const [, middle] = records;
       assert.deepEqual(middle, {
         tuid: 'HIST-1',
@@ -92,7 +106,10 @@ for (const target of storeTargets) {
     test('limit: absent or 0 means all, N the newest N; a negative or non-integer limit is 400', async () => {
       assert.equal((await history('HIST-1')).length, 3);
       assert.equal((await history('HIST-1', '?limit=0')).length, 3);
-      assert.deepEqual((await history('HIST-1', '?limit=2')).map((record) => record.command.transactionId), [4, 2]);
+      assert.deepEqual(
+        (await history('HIST-1', '?limit=2')).map((record) => record.command.transactionId),
+        [4, 2],
+      );
       for (const limit of ['-1', '1.5', 'abc']) {
         const response = await rest.get(`/things/HIST-1/commands?limit=${limit}`);
         assert.equal(response.status, 400, `limit=${limit}`);
@@ -104,10 +121,14 @@ for (const target of storeTargets) {
       await send('MATCH-1', [interval(101), interval(102)]);
       const before = Math.floor(Date.now() / 1000);
       await uplink([echo('MATCH-1', 101)]);
-      const applied = await eventually(async () => {
-        const command = await trackedCommand('MATCH-1', 101);
-        return command?.status === 'applied' ? command : undefined;
-      }, 5000, 'the command to be applied');
+      const applied = await eventually(
+        async () => {
+          const command = await trackedCommand('MATCH-1', 101);
+          return command?.status === 'applied' ? command : undefined;
+        },
+        5000,
+        'the command to be applied',
+      );
       assert.deepEqual(applied.response, echo('MATCH-1', 101), 'the response is the message as received');
       assert.ok(applied.respondedAt !== null && applied.respondedAt >= before && applied.respondedAt <= Math.floor(Date.now() / 1000));
       assert.equal((await trackedCommand('MATCH-1', 102))?.status, 'sent', 'the other command of the request still waits');
@@ -117,10 +138,14 @@ for (const target of storeTargets) {
       await send('MATCH-1', [{ tsmId: 13200, tsmEv: 30, transactionId: 201 }]);
       const unavailable = { tsmId: 1102, tsmEv: 33, tsmTs: t0 + 200, tsmTuid: 'MATCH-1', transactionId: 201 };
       await uplink([unavailable]);
-      const command = await eventually(async () => {
-        const found = await trackedCommand('MATCH-1', 201);
-        return found?.status === 'sent' ? undefined : found;
-      }, 5000, 'the 1102 to be matched');
+      const command = await eventually(
+        async () => {
+          const found = await trackedCommand('MATCH-1', 201);
+          return found?.status === 'sent' ? undefined : found;
+        },
+        5000,
+        'the 1102 to be matched',
+      );
       assert.equal(command.status, 'unavailable');
       assert.deepEqual(command.response, unavailable);
     });
@@ -129,25 +154,46 @@ for (const target of storeTargets) {
       await send('MATCH-1', [interval(301), interval(302)]);
       // One uplink batch is matched in order: when the last (a real answer) is applied, the first two were seen.
       await uplink([echo('MATCH-2', 301), echo('MATCH-1', 399), echo('MATCH-1', 302)]);
-      await eventually(async () => ((await trackedCommand('MATCH-1', 302))?.status === 'applied' ? true : undefined), 5000, 'the marker answer');
+      await eventually(
+        async () => ((await trackedCommand('MATCH-1', 302))?.status === 'applied' ? true : undefined),
+        5000,
+        'the marker answer',
+      );
       const untouched = await trackedCommand('MATCH-1', 301);
-      assert.deepEqual({ status: untouched?.status, response: untouched?.response, respondedAt: untouched?.respondedAt }, { status: 'sent', response: null, respondedAt: null });
+      assert.deepEqual(
+        { status: untouched?.status, response: untouched?.response, respondedAt: untouched?.respondedAt },
+        { status: 'sent', response: null, respondedAt: null },
+      );
     });
 
     test('the newest waiting request gets an answer when several share its transactionId', async () => {
       await send('MATCH-2', [interval(401)]);
       await send('MATCH-2', [interval(401)]);
       await uplink([echo('MATCH-2', 401)]);
-      await eventually(async () => ((await history('MATCH-2'))[0]?.command.status === 'applied' ? true : undefined), 5000, 'the newest request applied');
-      assert.deepEqual((await history('MATCH-2')).map((record) => record.command.status), ['applied', 'sent']);
+      await eventually(
+        async () => ((await history('MATCH-2'))[0]?.command.status === 'applied' ? true : undefined),
+        5000,
+        'the newest request applied',
+      );
+      assert.deepEqual(
+        (await history('MATCH-2')).map((record) => record.command.status),
+        ['applied', 'sent'],
+      );
       await uplink([{ ...echo('MATCH-2', 401), tsmTs: t0 + 101 }]);
-      await eventually(async () => ((await history('MATCH-2'))[1]?.command.status === 'applied' ? true : undefined), 5000, 'the older request applied by the next answer');
+      await eventually(
+        async () => ((await history('MATCH-2'))[1]?.command.status === 'applied' ? true : undefined),
+        5000,
+        'the older request applied by the next answer',
+      );
     });
 
     test("another organization's thing answers 404 exactly like an unknown thing, for sending and reading", async () => {
       const headers = { authorization: `Bearer ${rivalToken}` };
       const before = await history('ISO-1');
-      for (const [method, body] of [['POST', [interval(501)]], ['GET', undefined]] as const) {
+      for (const [method, body] of [
+        ['POST', [interval(501)]],
+        ['GET', undefined],
+      ] as const) {
         const foreign = await rest.request(method, '/things/ISO-1/commands', { headers, body });
         const unknown = await rest.request(method, '/things/ISO-404/commands', { headers, body });
         assert.equal(foreign.status, 404, foreign.text);
@@ -158,7 +204,10 @@ for (const target of storeTargets) {
     });
 
     test('remote configuration flow (seed 000 rule 5): a simulated device gets the command and its echo lands in the history', async () => {
-      const subscriber = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
+      const subscriber = await connectMqtt(server.mqttUrl, {
+        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+      });
       const downlinks = collectMessages(subscriber);
       await subscriber.subscribeAsync('thingdesk/acme/down/+', { qos: 1 });
       fleet = await startFleet({
@@ -181,12 +230,19 @@ for (const target of storeTargets) {
       assert.deepEqual(sent.commands, [{ ...command, tsmTs: sent.timestamp, tsmDstTuid: device }]);
 
       await downlinks.waitFor(1);
-      assert.deepEqual(downlinks.received.map((message) => [message.topic, JSON.parse(message.payload)]), [[`thingdesk/acme/down/${device}`, sent.commands]]);
+      assert.deepEqual(
+        downlinks.received.map((message) => [message.topic, JSON.parse(message.payload)]),
+        [[`thingdesk/acme/down/${device}`, sent.commands]],
+      );
 
-      const applied = await eventually(async () => {
-        const found = await trackedCommand(device, 77);
-        return found?.status === 'applied' ? found : undefined;
-      }, 10_000, 'the echo of the device');
+      const applied = await eventually(
+        async () => {
+          const found = await trackedCommand(device, 77);
+          return found?.status === 'applied' ? found : undefined;
+        },
+        10_000,
+        'the echo of the device',
+      );
       assert.equal(applied.response?.['tsmId'], 1500);
       assert.equal(applied.response?.['tsmEv'], 31);
       assert.equal(applied.response?.['tsmTuid'], device);

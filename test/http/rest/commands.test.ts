@@ -21,7 +21,10 @@ for (const target of storeTargets) {
     let rest: RestClient;
     let gateway: MqttClient;
     let downlinks: ReturnType<typeof collectMessages>;
-    const downlinksTo = (tuid: string) => downlinks.received.filter((message) => message.topic === `thingdesk/acme/down/${tuid}`).map((message) => JSON.parse(message.payload) as unknown);
+    const downlinksTo = (tuid: string) =>
+      downlinks.received
+        .filter((message) => message.topic === `thingdesk/acme/down/${tuid}`)
+        .map((message) => JSON.parse(message.payload) as unknown);
     const send = (tuid: string, body: unknown) => rest.post(`/things/${tuid}/commands`, body);
 
     /** Asserts a 400 VALIDATION_FAILED naming exactly these fields. */
@@ -35,7 +38,10 @@ for (const target of storeTargets) {
     before(async () => {
       server = await startTestApp({ DATABASE_URL: await target.createUrl() });
       rest = new RestClient(server);
-      gateway = await connectMqtt(server.mqttUrl, { username: testBootstrap.BOOTSTRAP_MQTT_USERNAME, password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD });
+      gateway = await connectMqtt(server.mqttUrl, {
+        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
+        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+      });
       downlinks = collectMessages(gateway);
       await gateway.subscribeAsync('thingdesk/acme/down/+', { qos: 1 });
       // Each thing claims itself for acme with its first uplink; the broker acknowledges after the commit.
@@ -64,12 +70,18 @@ for (const target of storeTargets) {
       const commands = commandTsmIds.map((tsmId) => ({ ...exampleMessage(tsmId), tsmDstTuid: 'CMD-2' }));
       const response = await send('CMD-2', commands);
       assert.equal(response.status, 200, response.text);
-      assert.deepEqual(response.body.data.commands.map((command: { tsmId: number }) => command.tsmId), [...commandTsmIds]);
-      for (const tsmId of commandTsmIds) assert.equal((await send('CMD-2', [{ ...exampleMessage(tsmId), tsmDstTuid: undefined }])).status, 200, `${tsmId} alone`);
+      assert.deepEqual(
+        response.body.data.commands.map((command: { tsmId: number }) => command.tsmId),
+        [...commandTsmIds],
+      );
+      for (const tsmId of commandTsmIds)
+        assert.equal((await send('CMD-2', [{ ...exampleMessage(tsmId), tsmDstTuid: undefined }])).status, 200, `${tsmId} alone`);
     });
 
     test('13200 takes fields the catalog does not define, nested ones too', async () => {
-      const response = await send('CMD-2', [{ tsmId: 13200, tsmEv: 30, transactionId: 9, vendorSetting: { mode: 'eco', levels: [1, 2] }, flag: true }]);
+      const response = await send('CMD-2', [
+        { tsmId: 13200, tsmEv: 30, transactionId: 9, vendorSetting: { mode: 'eco', levels: [1, 2] }, flag: true },
+      ]);
       assert.equal(response.status, 200, response.text);
       assert.deepEqual(response.body.data.commands[0].vendorSetting, { mode: 'eco', levels: [1, 2] });
       assert.equal(response.body.data.commands[0].flag, true);
@@ -79,8 +91,21 @@ for (const target of storeTargets) {
       await assertRefused('CMD-1', interval, ['commands']);
       await assertRefused('CMD-1', { commands: [interval] }, ['commands']);
       await assertRefused('CMD-1', [], ['commands']);
-      await assertRefused('CMD-1', Array.from({ length: 101 }, () => interval), ['commands']);
-      assert.equal((await send('CMD-1', Array.from({ length: 100 }, (_, i) => ({ ...interval, transactionId: i })))).status, 200, '100 is the most');
+      await assertRefused(
+        'CMD-1',
+        Array.from({ length: 101 }, () => interval),
+        ['commands'],
+      );
+      assert.equal(
+        (
+          await send(
+            'CMD-1',
+            Array.from({ length: 100 }, (_, i) => ({ ...interval, transactionId: i })),
+          )
+        ).status,
+        200,
+        '100 is the most',
+      );
     });
 
     test('an id the endpoint does not accept names commands[0].tsmId', async () => {
@@ -106,7 +131,11 @@ for (const target of storeTargets) {
       for (const { command, field } of table) {
         const response = await send('CMD-1', [interval, interval, command]);
         assert.equal(response.status, 400, response.text);
-        assert.deepEqual(response.body.errors.map((error: { field: string }) => error.field), [`commands[2].${field}`], response.text);
+        assert.deepEqual(
+          response.body.errors.map((error: { field: string }) => error.field),
+          [`commands[2].${field}`],
+          response.text,
+        );
         assert.match(response.body.errors[0].message, new RegExp(`^commands\\[2\\]\\.${field} `));
       }
     });
@@ -116,7 +145,11 @@ for (const target of storeTargets) {
     });
 
     test('all or nothing: one bad command stores and publishes none of the batch', async () => {
-      await assertRefused('ATOM-1', [interval, { ...interval, transactionId: 78, reportInterval: -5 }, { ...interval, transactionId: 79 }], ['commands[1].reportInterval']);
+      await assertRefused(
+        'ATOM-1',
+        [interval, { ...interval, transactionId: 78, reportInterval: -5 }, { ...interval, transactionId: 79 }],
+        ['commands[1].reportInterval'],
+      );
       const history = await rest.get('/things/ATOM-1/commands');
       assert.deepEqual(history.body, { data: [] });
       // Downlinks arrive in order: had the refused batch been published, it would come before this marker.

@@ -30,7 +30,10 @@ export function groupTestServer(target: StoreTarget): GroupTestContext {
     await createOrganization(deps, { name: 'Rival', id: 'rival' });
     const created = await createApiClient(deps, { organizationId: 'rival', name: 'rival', clientId: 'rival-client' });
     context.rival = new RestClient(context.server, { client_id: created.client.clientId, client_secret: created.clientSecret });
-    await publishUplinks(context.server, ['G-1', 'G-2', 'G-3', 'G-4', 'G-5'].map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: 1_700_000_000, tsmTuid: tuid, uptime: 1 })));
+    await publishUplinks(
+      context.server,
+      ['G-1', 'G-2', 'G-3', 'G-4', 'G-5'].map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: 1_700_000_000, tsmTuid: tuid, uptime: 1 })),
+    );
   });
   after(() => context.server?.stop());
   return context;
@@ -45,7 +48,11 @@ export function groupCalls(context: GroupTestContext) {
   };
 }
 
-export async function assertFieldRefused(response: { status: number; text: string; body: { code: string; errors: { field: string }[] } }, field: string, what: string) {
+export async function assertFieldRefused(
+  response: { status: number; text: string; body: { code: string; errors: { field: string }[] } },
+  field: string,
+  what: string,
+) {
   assert.equal(response.status, 400, `${what}: ${response.text}`);
   assert.equal(response.body.code, 'VALIDATION_FAILED', what);
   assert.equal(response.body.errors[0]?.field, field, `${what}: ${response.text}`);

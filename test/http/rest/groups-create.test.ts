@@ -41,7 +41,11 @@ for (const target of storeTargets) {
       assert.deepEqual(Object.keys(described.body.data).sort(), ['created_at', 'group_description', 'group_id']);
       assert.equal(described.body.data.group_id, 'north');
       assert.equal(described.body.data.group_description, 'North site');
-      assert.ok(Number.isInteger(described.body.data.created_at) && described.body.data.created_at >= before && described.body.data.created_at <= before + 5);
+      assert.ok(
+        Number.isInteger(described.body.data.created_at) &&
+          described.body.data.created_at >= before &&
+          described.body.data.created_at <= before + 5,
+      );
       const bare = await createGroup('south');
       assert.deepEqual({ ...bare.body.data, created_at: 0 }, { group_id: 'south', group_description: null, created_at: 0 });
       assert.equal((await createGroup('nulled', { group_description: null })).body.data.group_description, null);
@@ -63,7 +67,8 @@ for (const target of storeTargets) {
       test(`a group id with ${name} is 400 on create and on rename (body and path)`, async () => {
         await assertFieldRefused(await createGroup(id), 'group_id', 'create');
         await assertFieldRefused(await context.rest.post('/groups/south/rename', { group_id: id }), 'group_id', 'rename body');
-        if (id !== '') await assertFieldRefused(await context.rest.post(`/groups/${path(id)}/rename`, { group_id: 'fresh' }), 'groupid', 'rename path');
+        if (id !== '')
+          await assertFieldRefused(await context.rest.post(`/groups/${path(id)}/rename`, { group_id: 'fresh' }), 'groupid', 'rename path');
       });
     }
 

@@ -36,7 +36,10 @@ for (const target of storeTargets) {
       assert.equal(response.status, 200, response.text);
       assert.deepEqual(response.body.data, { tuid: 'FRESH-1', group_id: 'claimers', installation_status: 'new' });
       const history = (await context.rest.get('/things/FRESH-1/installations')).body.data;
-      assert.deepEqual(history.map((e: { installation_status: string; responsible: string }) => [e.installation_status, e.responsible]), [['new', testBootstrap.BOOTSTRAP_CLIENT_ID]]);
+      assert.deepEqual(
+        history.map((e: { installation_status: string; responsible: string }) => [e.installation_status, e.responsible]),
+        [['new', testBootstrap.BOOTSTRAP_CLIENT_ID]],
+      );
       assert.equal((await assign('FRESH-2', 'no-such-group')).status, 404);
       assert.equal((await context.rest.get('/things/FRESH-2')).status, 404, 'a refused assignment claims nothing');
     });
@@ -50,8 +53,23 @@ for (const target of storeTargets) {
       assert.equal(members.status, 200, members.text);
       assert.deepEqual(members.body.data.group_id, 'members');
       assert.deepEqual(members.body.data.tuids, ['G-2', 'G-3']);
-      assert.deepEqual(members.body.data.things.map((t: { tuid: string; group_id: string }) => [t.tuid, t.group_id]), [['G-2', 'members'], ['G-3', 'members']]);
-      assert.deepEqual(Object.keys(members.body.data.things[0]).sort(), ['battery_level', 'gateway_tuid', 'group_id', 'installation_status', 'location', 'timestamp', 'tuid', 'version']);
+      assert.deepEqual(
+        members.body.data.things.map((t: { tuid: string; group_id: string }) => [t.tuid, t.group_id]),
+        [
+          ['G-2', 'members'],
+          ['G-3', 'members'],
+        ],
+      );
+      assert.deepEqual(Object.keys(members.body.data.things[0]).sort(), [
+        'battery_level',
+        'gateway_tuid',
+        'group_id',
+        'installation_status',
+        'location',
+        'timestamp',
+        'tuid',
+        'version',
+      ]);
       assert.deepEqual((await context.rest.get('/groups/empty/things')).body, { data: { group_id: 'empty', tuids: [], things: [] } });
       const unassigned = (await context.rest.get('/groups/unassigned/things')).body.data;
       assert.equal(unassigned.group_id, 'unassigned');
@@ -67,23 +85,45 @@ for (const target of storeTargets) {
       await assign('G-4', 'zz-east');
       const all = (await context.rest.get('/groups?limit=1000')).body.data as Record<string, unknown>[];
       const ids = all.map((g) => g.group_id as string);
-      assert.deepEqual(ids, [...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+      );
       assert.ok(ids.includes('unassigned'));
-      assert.ok(all.every((g) => 'group_description' in g && Number.isInteger(g.thing_count)), 'every element has every key');
+      assert.ok(
+        all.every((g) => 'group_description' in g && Number.isInteger(g.thing_count)),
+        'every element has every key',
+      );
       const unassigned = all.find((g) => g.group_id === 'unassigned')!;
-      assert.deepEqual(unassigned, { group_id: 'unassigned', group_description: null, thing_count: (await context.rest.get('/groups/unassigned/things')).body.data.tuids.length, created_at: null });
+      assert.deepEqual(unassigned, {
+        group_id: 'unassigned',
+        group_description: null,
+        thing_count: (await context.rest.get('/groups/unassigned/things')).body.data.tuids.length,
+        created_at: null,
+      });
       assert.equal(all.find((g) => g.group_id === 'zz-east')!.thing_count, 1);
       assert.equal(all.find((g) => g.group_id === 'zz-mid')!.thing_count, 0);
 
       const pumps = (await context.rest.get('/groups?q=PUMPS')).body.data;
-      assert.deepEqual(pumps.map((g: { group_id: string }) => g.group_id), ['zz-east', 'zz-west'], 'description matches, ignoring case');
-      assert.deepEqual((await context.rest.get('/groups?q=ZZ-')).body.data.map((g: { group_id: string }) => g.group_id), ['zz-east', 'zz-mid', 'zz-west'], 'id matches, ignoring case');
+      assert.deepEqual(
+        pumps.map((g: { group_id: string }) => g.group_id),
+        ['zz-east', 'zz-west'],
+        'description matches, ignoring case',
+      );
+      assert.deepEqual(
+        (await context.rest.get('/groups?q=ZZ-')).body.data.map((g: { group_id: string }) => g.group_id),
+        ['zz-east', 'zz-mid', 'zz-west'],
+        'id matches, ignoring case',
+      );
       const pseudo = (await context.rest.get('/groups?q=ASSIGN')).body.data.map((g: { group_id: string }) => g.group_id);
       assert.ok(pseudo.includes('unassigned') && pseudo.includes('assign-a'), JSON.stringify(pseudo));
       assert.deepEqual((await context.rest.get('/groups?q=no%20match%20anywhere')).body, { data: [] });
 
       const two = (await context.rest.get('/groups?q=zz&limit=2')).body.data;
-      assert.deepEqual(two.map((g: { group_id: string }) => g.group_id), ['zz-east', 'zz-mid']);
+      assert.deepEqual(
+        two.map((g: { group_id: string }) => g.group_id),
+        ['zz-east', 'zz-mid'],
+      );
       assert.equal((await context.rest.get('/groups')).body.data.length, Math.min(100, all.length), 'limit defaults to 100');
       for (const bad of ['0', '1001', 'x']) assert.equal((await context.rest.get(`/groups?limit=${bad}`)).status, 400, bad);
     });

@@ -51,8 +51,15 @@ for (const target of storeTargets) {
     test('assignments racing a delete never leave a thing in a group that no longer exists', async () => {
       await createGroup('racing');
       const tuids = Array.from({ length: 12 }, (_, i) => `RACE-G-${i}`);
-      const results = await Promise.all([...tuids.slice(0, 6).map((t) => assign(t, 'racing')), context.rest.delete('/groups/racing'), ...tuids.slice(6).map((t) => assign(t, 'racing'))]);
-      assert.ok(results.every((r) => r.status === 200 || r.status === 404), results.map((r) => r.status).join());
+      const results = await Promise.all([
+        ...tuids.slice(0, 6).map((t) => assign(t, 'racing')),
+        context.rest.delete('/groups/racing'),
+        ...tuids.slice(6).map((t) => assign(t, 'racing')),
+      ]);
+      assert.ok(
+        results.every((r) => r.status === 200 || r.status === 404),
+        results.map((r) => r.status).join(),
+      );
       assert.deepEqual(await context.server.app.store.things.listInGroup('acme', 'racing'), []);
     });
 

@@ -24,7 +24,16 @@ describe('REST contract for existing clients', () => {
   });
   after(() => server?.stop());
 
-  const readPaths = ['/things', '/things/C-1', '/things/C-1/messages?limit=5', '/things/C-1/alerts', '/things/alerts', '/things/alerts/count', '/catalog', '/catalog/1500'];
+  const readPaths = [
+    '/things',
+    '/things/C-1',
+    '/things/C-1/messages?limit=5',
+    '/things/C-1/alerts',
+    '/things/alerts',
+    '/things/alerts/count',
+    '/catalog',
+    '/catalog/1500',
+  ];
 
   test('every success is 200 with a JSON object holding data, never an array or empty body; a trailing slash works too', async () => {
     for (const path of readPaths) {
@@ -36,7 +45,11 @@ describe('REST contract for existing clients', () => {
         assert.deepEqual(Object.keys(response.body), ['data'], variant);
       }
     }
-    const token = await rest.post('/auth/client-token/', { client_id: 'acme-client', client_secret: 'acme-client-secret-0123456789' }, { auth: false });
+    const token = await rest.post(
+      '/auth/client-token/',
+      { client_id: 'acme-client', client_secret: 'acme-client-secret-0123456789' },
+      { auth: false },
+    );
     assert.equal(token.status, 200);
   });
 
@@ -46,7 +59,11 @@ describe('REST contract for existing clients', () => {
       await rest.get('/things/C-1/messages'),
       await rest.get('/things/C-1', { auth: false }),
       await rest.get('/no/such/route'),
-      await rest.post('/auth/client-token', undefined, { auth: false, rawBody: '{"client_id":', headers: { 'content-type': 'application/json' } }),
+      await rest.post('/auth/client-token', undefined, {
+        auth: false,
+        rawBody: '{"client_id":',
+        headers: { 'content-type': 'application/json' },
+      }),
     ];
     for (const response of responses) {
       assert.ok(Number.isInteger(response.body.statusCode), response.text);
@@ -61,24 +78,44 @@ describe('REST contract for existing clients', () => {
     const thing = await rest.get('/things/C-1');
     assert.match(thing.text, /"battery_level":42,/);
     assert.match(thing.text, /"timestamp":1790000000,/);
-    const token = await rest.post('/auth/client-token', { client_id: 'acme-client', client_secret: 'acme-client-secret-0123456789' }, { auth: false });
+    const token = await rest.post(
+      '/auth/client-token',
+      { client_id: 'acme-client', client_secret: 'acme-client-secret-0123456789' },
+      { auth: false },
+    );
     assert.match(token.text, /"expires_in":900\}/);
   });
 
   test('a body over 1 MiB is 413', async () => {
     const big = JSON.stringify({ client_id: 'x', client_secret: 'y'.repeat(1024 * 1024) });
-    const response = await rest.post('/auth/client-token', undefined, { auth: false, rawBody: big, headers: { 'content-type': 'application/json' } });
+    const response = await rest.post('/auth/client-token', undefined, {
+      auth: false,
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(response.status, 413);
     assert.equal(response.body.code, 'PAYLOAD_TOO_LARGE');
   });
 
   test('a body that is not JSON is 415; malformed JSON is 400', async () => {
-    const form = await rest.post('/auth/client-token', undefined, { auth: false, rawBody: 'client_id=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await rest.post('/auth/client-token', undefined, {
+      auth: false,
+      rawBody: 'client_id=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(form.status, 415);
     assert.equal(form.body.code, 'UNSUPPORTED_MEDIA_TYPE');
-    const text = await rest.post('/auth/client-token', undefined, { auth: false, rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await rest.post('/auth/client-token', undefined, {
+      auth: false,
+      rawBody: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(text.status, 415);
-    const malformed = await rest.post('/auth/client-token', undefined, { auth: false, rawBody: '{"a":', headers: { 'content-type': 'application/json' } });
+    const malformed = await rest.post('/auth/client-token', undefined, {
+      auth: false,
+      rawBody: '{"a":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.code, 'MALFORMED_JSON');
     const charset = await rest.post('/auth/client-token', undefined, {
@@ -97,7 +134,10 @@ describe('REST contract for existing clients', () => {
     };
     assert.equal(doc.openapi, '3.1.0');
     // Paths are relative to the one server, REST_BASE_PATH.
-    assert.deepEqual(doc.servers.map((s) => s.url), ['/api/v1']);
+    assert.deepEqual(
+      doc.servers.map((s) => s.url),
+      ['/api/v1'],
+    );
     for (const path of ['/auth/client-token', '/things/{tuid}', '/things/{tuid}/messages', '/things/alerts', '/catalog']) {
       assert.ok(doc.paths[path], path);
     }
@@ -158,7 +198,8 @@ describe('rate limits', () => {
     try {
       const rest = new RestClient(server);
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await rest.post('/auth/client-token', { client_id: 'x', client_secret: 'y' }, { auth: false })).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await rest.post('/auth/client-token', { client_id: 'x', client_secret: 'y' }, { auth: false })).status);
       assert.deepEqual(statuses, [401, 401, 401, 429]);
     } finally {
       await server.stop();

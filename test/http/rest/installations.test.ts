@@ -40,7 +40,8 @@ for (const target of storeTargets) {
     let rest: RestClient;
     let rival: RestClient;
     const clock = new ManualClock(nowMs);
-    const setStatus = (tuid: string, status: unknown, as = rest) => as.post(`/things/${tuid}/installations`, { installation_status: status });
+    const setStatus = (tuid: string, status: unknown, as = rest) =>
+      as.post(`/things/${tuid}/installations`, { installation_status: status });
     const history = (tuid: string, query = '', as = rest) => as.get(`/things/${tuid}/installations${query}`);
 
     /** A fresh thing of the caller's organization in `status`, reached by allowed moves. */
@@ -71,7 +72,9 @@ for (const target of storeTargets) {
       clock.advance(2_000);
       const response = await setStatus('UP-2', 'installed');
       assert.equal(response.status, 200, response.text);
-      assert.deepEqual(response.body, { data: { tuid: 'UP-2', installation_status: 'installed', group_id: 'unassigned', timestamp: nowS + 2, responsible: client } });
+      assert.deepEqual(response.body, {
+        data: { tuid: 'UP-2', installation_status: 'installed', group_id: 'unassigned', timestamp: nowS + 2, responsible: client },
+      });
       assert.deepEqual((await history('UP-2')).body.data, [
         { installation_status: 'installed', timestamp: nowS + 2, responsible: client },
         { installation_status: 'new', timestamp: nowS, responsible: 'uplink' },
@@ -90,7 +93,10 @@ for (const target of storeTargets) {
           if (ok) {
             assert.equal(response.status, 200, response.text);
             assert.equal(response.body.data.installation_status, to);
-            assert.deepEqual((await history(tuid)).body.data.map((e: { installation_status: string }) => e.installation_status), [to, ...before.map((e: { installation_status: string }) => e.installation_status)]);
+            assert.deepEqual(
+              (await history(tuid)).body.data.map((e: { installation_status: string }) => e.installation_status),
+              [to, ...before.map((e: { installation_status: string }) => e.installation_status)],
+            );
             return;
           }
           assert.equal(response.status, 409, response.text);
@@ -109,14 +115,26 @@ for (const target of storeTargets) {
         clock.advance(1_000);
         const response = await setStatus(tuid, status);
         assert.equal(response.status, 200, response.text);
-        assert.deepEqual(response.body.data, { tuid, installation_status: status, group_id: 'unassigned', timestamp: before[0].timestamp, responsible: client });
+        assert.deepEqual(response.body.data, {
+          tuid,
+          installation_status: status,
+          group_id: 'unassigned',
+          timestamp: before[0].timestamp,
+          responsible: client,
+        });
         assert.deepEqual((await history(tuid)).body.data, before);
       });
     }
 
     test('an unknown status, a wrong type, a missing or an unknown field is 400 naming the field, and changes nothing', async () => {
       const tuid = await thingIn('installed', 'BAD-STATUS');
-      for (const body of [{ installation_status: 'deployed' }, { installation_status: 'INSTALLED' }, { installation_status: 3 }, { installation_status: null }, {}]) {
+      for (const body of [
+        { installation_status: 'deployed' },
+        { installation_status: 'INSTALLED' },
+        { installation_status: 3 },
+        { installation_status: null },
+        {},
+      ]) {
         const response = await rest.post(`/things/${tuid}/installations`, body);
         assert.equal(response.status, 400, JSON.stringify(body));
         assert.equal(response.body.code, 'VALIDATION_FAILED');
@@ -135,9 +153,21 @@ for (const target of storeTargets) {
       clock.advance(1_000);
       const response = await setStatus('CLAIM-1', 'quarantine');
       assert.equal(response.status, 200, response.text);
-      assert.deepEqual(response.body.data, { tuid: 'CLAIM-1', installation_status: 'quarantine', group_id: 'unassigned', timestamp: Math.floor(clock.now() / 1000), responsible: client });
+      assert.deepEqual(response.body.data, {
+        tuid: 'CLAIM-1',
+        installation_status: 'quarantine',
+        group_id: 'unassigned',
+        timestamp: Math.floor(clock.now() / 1000),
+        responsible: client,
+      });
       const entries = (await history('CLAIM-1')).body.data;
-      assert.deepEqual(entries.map((e: { installation_status: string; responsible: string }) => [e.installation_status, e.responsible]), [['quarantine', client], ['new', client]]);
+      assert.deepEqual(
+        entries.map((e: { installation_status: string; responsible: string }) => [e.installation_status, e.responsible]),
+        [
+          ['quarantine', client],
+          ['new', client],
+        ],
+      );
       const summary = await rest.get('/things/CLAIM-1');
       assert.equal(summary.status, 200);
       assert.equal(summary.body.data.installation_status, 'quarantine');
@@ -145,7 +175,10 @@ for (const target of storeTargets) {
 
     test('POST `new` on a thing nobody owns claims it with a history of one entry', async () => {
       assert.equal((await setStatus('CLAIM-NEW', 'new')).status, 200);
-      assert.deepEqual((await history('CLAIM-NEW')).body.data.map((e: { installation_status: string }) => e.installation_status), ['new']);
+      assert.deepEqual(
+        (await history('CLAIM-NEW')).body.data.map((e: { installation_status: string }) => e.installation_status),
+        ['new'],
+      );
     });
 
     test('a disallowed move on a thing nobody owns is 409 and creates nothing', async () => {
@@ -164,7 +197,10 @@ for (const target of storeTargets) {
         assert.equal((await setStatus(tuid, status)).status, 200);
       }
       const all = (await history(tuid)).body.data as { installation_status: string; timestamp: number }[];
-      assert.deepEqual(all.map((e) => e.installation_status), ['quarantine', 'installed', 'uninstalled', 'installed', 'new']);
+      assert.deepEqual(
+        all.map((e) => e.installation_status),
+        ['quarantine', 'installed', 'uninstalled', 'installed', 'new'],
+      );
       assert.ok(all.every((e, i) => i === 0 || all[i - 1]!.timestamp >= e.timestamp));
       assert.deepEqual((await history(tuid, '?limit=2')).body.data, all.slice(0, 2));
       assert.deepEqual((await history(tuid, '?limit=1000')).body.data, all);
@@ -204,7 +240,10 @@ for (const target of storeTargets) {
       const owner = (await server.app.store.things.get(tuid))!.organizationId;
       const ownerClient = owner === 'acme' ? rest : rival;
       results.forEach((r, i) => assert.equal(r.status, (i % 2 === 0) === (owner === 'acme') ? 200 : 404, r.text));
-      assert.deepEqual((await history(tuid, '', ownerClient)).body.data.map((e: { installation_status: string }) => e.installation_status), ['installed', 'new']);
+      assert.deepEqual(
+        (await history(tuid, '', ownerClient)).body.data.map((e: { installation_status: string }) => e.installation_status),
+        ['installed', 'new'],
+      );
     });
 
     test('seed 000 installation flow: TUID from IMC + PSN, then installation, then group; both 200; the summary shows both', async () => {

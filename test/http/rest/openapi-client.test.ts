@@ -51,7 +51,24 @@ describe('a typed client generated from openapi.json', () => {
   });
 
   const tsc = (file: string) =>
-    run(join(root, 'node_modules/.bin/tsc'), ['--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', file], { cwd: directory }).then(
+    run(
+      join(root, 'node_modules/.bin/tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--types',
+        'node',
+        file,
+      ],
+      { cwd: directory },
+    ).then(
       () => '',
       (error: { stdout: string }) => error.stdout,
     );
@@ -63,14 +80,31 @@ describe('a typed client generated from openapi.json', () => {
     await writeFile(join(directory, 'read-thing.ts'), program);
     assert.equal(await tsc('read-thing.ts'), '', 'the program compiles');
 
-    await writeFile(join(directory, 'wrong.ts'), program.replace('tuid: process.env.TUID!', 'tuid: 7').replace('const status: string', 'const status: number'));
+    await writeFile(
+      join(directory, 'wrong.ts'),
+      program.replace('tuid: process.env.TUID!', 'tuid: 7').replace('const status: string', 'const status: number'),
+    );
     const errors = await tsc('wrong.ts');
     const lineOf = (text: string) => program.split('\n').findIndex((line) => line.includes(text)) + 1;
-    assert.match(errors, new RegExp(`wrong\\.ts\\(${lineOf('tuid: process.env.TUID!')},\\d+\\): error TS2322`), `a number where the TUID goes does not compile: ${errors}`);
-    assert.match(errors, new RegExp(`wrong\\.ts\\(${lineOf('const status: string')},\\d+\\): error TS2322`), `nor a status read as a number: ${errors}`);
+    assert.match(
+      errors,
+      new RegExp(`wrong\\.ts\\(${lineOf('tuid: process.env.TUID!')},\\d+\\): error TS2322`),
+      `a number where the TUID goes does not compile: ${errors}`,
+    );
+    assert.match(
+      errors,
+      new RegExp(`wrong\\.ts\\(${lineOf('const status: string')},\\d+\\): error TS2322`),
+      `nor a status read as a number: ${errors}`,
+    );
 
     const tuid = summaryUplinks(0)[0]!.tsmTuid as string;
-    const env = { ...process.env, THINGDESK_URL: server.url(server.config.restBasePath), CLIENT_ID: testBootstrap.BOOTSTRAP_CLIENT_ID, CLIENT_SECRET: testBootstrap.BOOTSTRAP_CLIENT_SECRET, TUID: tuid };
+    const env = {
+      ...process.env,
+      THINGDESK_URL: server.url(server.config.restBasePath),
+      CLIENT_ID: testBootstrap.BOOTSTRAP_CLIENT_ID,
+      CLIENT_SECRET: testBootstrap.BOOTSTRAP_CLIENT_SECRET,
+      TUID: tuid,
+    };
     const { stdout } = await run(process.execPath, ['--import', 'tsx', join(directory, 'read-thing.ts')], { env, cwd: root });
     assert.equal(JSON.parse(stdout).tuid, tuid);
   });

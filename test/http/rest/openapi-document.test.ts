@@ -25,7 +25,9 @@ const redocly = new URL('../../../node_modules/.bin/redocly', import.meta.url).p
 
 describe('the OpenAPI document', () => {
   let server: TestApp;
-  let document: OpenApiDocument & { paths: Record<string, Record<string, { operationId: string; requestBody?: unknown; security?: unknown[] }>> };
+  let document: OpenApiDocument & {
+    paths: Record<string, Record<string, { operationId: string; requestBody?: unknown; security?: unknown[] }>>;
+  };
   before(async () => {
     server = await startTestApp();
     document = (await (await fetch(server.url('/openapi.json'))).json()) as typeof document;
@@ -38,21 +40,37 @@ describe('the OpenAPI document', () => {
       const file = join(directory, 'openapi.json');
       await writeFile(file, JSON.stringify(document));
       const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-      const result = await run(redocly, ['lint', '--extends=recommended', '--format=json', file], { env, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout: string; stderr: string }) => error);
-      const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
-      assert.deepEqual(report.totals, { errors: 0, warnings: 0, ignored: 0 }, report.problems.map((p) => `${p.ruleId}: ${p.message}`).join('\n'));
+      const result = await run(redocly, ['lint', '--extends=recommended', '--format=json', file], {
+        env,
+        maxBuffer: 16 * 1024 * 1024,
+      }).catch((error: { stdout: string; stderr: string }) => error);
+      const report = JSON.parse(result.stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; message: string }[];
+      };
+      assert.deepEqual(
+        report.totals,
+        { errors: 0, warnings: 0, ignored: 0 },
+        report.problems.map((p) => `${p.ruleId}: ${p.message}`).join('\n'),
+      );
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
   });
 
   test('one server, REST_BASE_PATH; every route of the route table has an operation with a unique operationId', async () => {
-    assert.deepEqual(document.servers.map((s) => s.url), [server.config.restBasePath]);
+    assert.deepEqual(
+      document.servers.map((s) => s.url),
+      [server.config.restBasePath],
+    );
     const routes = await restRoutePaths(server.config);
     const documented = Object.keys(document.paths).map((path) => server.config.restBasePath + path.replace(/\{(\w+)\}/g, ':$1'));
     assert.deepEqual([...new Set(documented)].sort(), routes);
     const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId));
-    assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)), ids.join());
+    assert.ok(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      ids.join(),
+    );
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
   });
 
@@ -60,12 +78,23 @@ describe('the OpenAPI document', () => {
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         const statuses = Object.keys((operation as unknown as { responses: object }).responses);
-        const body = (operation.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.['application/json'];
+        const body = (operation.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.[
+          'application/json'
+        ];
         if (operation.requestBody) assert.ok(body?.example !== undefined, `${method} ${path}: the request body has an example`);
         const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
-        const expected = ['200', '429', '500', '503', ...(isPublic ? [] : ['401']), ...(operation.requestBody ? ['400', '413', '415'] : [])];
+        const expected = [
+          '200',
+          '429',
+          '500',
+          '503',
+          ...(isPublic ? [] : ['401']),
+          ...(operation.requestBody ? ['400', '413', '415'] : []),
+        ];
         for (const status of expected) assert.ok(statuses.includes(status), `${method} ${path}: ${status} in ${statuses.join()}`);
-        for (const [status, response] of Object.entries((operation as unknown as { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }).responses)) {
+        for (const [status, response] of Object.entries(
+          (operation as unknown as { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }).responses,
+        )) {
           const media = response.content?.['application/json'] as { schema?: unknown; example?: unknown } | undefined;
           assert.ok(media?.schema, `${method} ${path} ${status} has a schema`);
           assert.ok(media.example !== undefined, `${method} ${path} ${status} has an example (Redocly checks it against the schema)`);
@@ -96,7 +125,9 @@ describe('the OpenAPI document', () => {
     await call('GET', '/things/NO-SUCH-THING');
     await call('GET', `/things/${tuid}/messages?limit=5`);
     await call('GET', `/things/${tuid}/messages`);
-    await call('POST', `/things/${tuid}/commands`, [{ tsmId: 1500, tsmEv: 30, transactionId: 77, measurementInterval: 60, reportInterval: 300 }]);
+    await call('POST', `/things/${tuid}/commands`, [
+      { tsmId: 1500, tsmEv: 30, transactionId: 77, measurementInterval: 60, reportInterval: 300 },
+    ]);
     await call('POST', `/things/${tuid}/commands`, [{ tsmId: 1 }]);
     await call('GET', `/things/${tuid}/commands`);
     await call('GET', '/things/NO-SUCH-THING/commands');

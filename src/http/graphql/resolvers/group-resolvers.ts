@@ -26,7 +26,9 @@ export const groupResolvers = {
     renameGroup: async (_: unknown, args: { groupId: string; newGroupId: string }, context: GraphqlContext) => {
       const renamed = await renameGroup(context.deps, userOf(context), { groupId: args.groupId, newGroupId: args.newGroupId });
       // Narrowed by the new id: an unfiltered page of the first 1000 groups could miss the renamed one.
-      const listing = (await listGroups(context.deps, userOf(context), { q: renamed.groupId, limit: 1000 })).find((g) => g.groupId === renamed.groupId);
+      const listing = (await listGroups(context.deps, userOf(context), { q: renamed.groupId, limit: 1000 })).find(
+        (g) => g.groupId === renamed.groupId,
+      );
       return presentGroup(listing ?? { groupId: renamed.groupId, description: null, thingCount: 0, createdAt: null });
     },
     deleteGroup: async (_: unknown, args: { groupId: string }, context: GraphqlContext) => {

@@ -27,13 +27,19 @@ export const identityResolvers = {
       return { id: organization.id, name: organization.name };
     },
     users: (_: unknown, _args: unknown, context: GraphqlContext) => listUsers(context.deps, userOf(context)),
-    apiClients: async (_: unknown, _args: unknown, context: GraphqlContext) => (await listApiClients(context.deps, userOf(context))).map(presentApiClient),
+    apiClients: async (_: unknown, _args: unknown, context: GraphqlContext) =>
+      (await listApiClients(context.deps, userOf(context))).map(presentApiClient),
     mqttCredentials: async (_: unknown, _args: unknown, context: GraphqlContext) =>
       (await listMqttCredentials(context.deps, userOf(context))).map(presentMqttCredential),
   },
   Mutation: {
     createUser: (_: unknown, args: { email: string; password: string; role: string }, context: GraphqlContext) =>
-      createUser(context.deps, { organizationId: userOf(context).organizationId, email: args.email, password: args.password, role: roleEnum[args.role] ?? args.role }),
+      createUser(context.deps, {
+        organizationId: userOf(context).organizationId,
+        email: args.email,
+        password: args.password,
+        role: roleEnum[args.role] ?? args.role,
+      }),
     setUserRole: (_: unknown, args: { userId: string; role: string }, context: GraphqlContext) =>
       setUserRole(context.deps, userOf(context), { userId: args.userId, role: roleEnum[args.role] ?? args.role }),
     deleteUser: async (_: unknown, args: { userId: string }, context: GraphqlContext) => {

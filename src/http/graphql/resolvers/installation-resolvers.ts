@@ -7,7 +7,9 @@ import { userOf } from './resolver-helpers.js';
 export const installationResolvers = {
   Query: {
     installations: async (_: unknown, args: { tuid: string; limit?: number | null }, context: GraphqlContext) =>
-      (await listInstallationHistory(context.deps, userOf(context), { tuid: args.tuid, limit: args.limit ?? undefined })).map(presentInstallationEntry),
+      (await listInstallationHistory(context.deps, userOf(context), { tuid: args.tuid, limit: args.limit ?? undefined })).map(
+        presentInstallationEntry,
+      ),
   },
   Mutation: {
     setInstallationStatus: async (_: unknown, args: { tuid: string; status: string }, context: GraphqlContext) =>

@@ -17,7 +17,14 @@ function messageValue(message: StoredMessage): unknown {
   return value;
 }
 
-type MessagesArguments = { tuid: string; messageIds?: number[] | null; eventIds?: number[] | null; from?: number | null; to?: number | null; limit: number };
+type MessagesArguments = {
+  tuid: string;
+  messageIds?: number[] | null;
+  eventIds?: number[] | null;
+  from?: number | null;
+  to?: number | null;
+  limit: number;
+};
 
 /**
  * A thing's stored messages, and every stored uplink of the caller's organization live (optionally one thing or

@@ -6,7 +6,13 @@ import { namingArguments } from '../graphql-errors.js';
 import { presentThing } from '../presenters.js';
 import { userOf } from './resolver-helpers.js';
 
-type ThingsArguments = { first?: number | null; after?: string | null; groupId?: string | null; installationStatus?: string | null; q?: string | null };
+type ThingsArguments = {
+  first?: number | null;
+  after?: string | null;
+  groupId?: string | null;
+  installationStatus?: string | null;
+  q?: string | null;
+};
 
 /** One thing, and the organization's things a page at a time: the same domain functions as REST. */
 export const thingResolvers = {

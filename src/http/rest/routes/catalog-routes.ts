@@ -9,7 +9,10 @@ import { dataOf, errors } from '../schemas.js';
 // The definitions are plain JSON (src/catalog/types.ts), sent as JSON.stringify writes them: the 200 schemas
 // document them for the OpenAPI document and take no part in writing them.
 function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').serializer((payload) => payload as string).send(text as never);
+  return reply
+    .type('application/json; charset=utf-8')
+    .serializer((payload) => payload as string)
+    .send(text as never);
 }
 
 /** `GET /catalog` and `GET /catalog/{tsmId}`: the message catalog of seed 002, served from its one definition. */
@@ -17,7 +20,17 @@ export function registerCatalogRoutes(app: RestApp): void {
   const catalogJson = JSON.stringify({ data: { messages: messageDefinitions, events: eventDefinitions } });
   app.get(
     '/catalog',
-    { schema: { operationId: 'getCatalog', tags: ['catalog'], summary: 'Every message id, its fields, value sets and events', response: { 200: dataOf(Type.Object({ messages: Type.Array(Type.Ref(CatalogMessage)), events: Type.Array(Type.Ref(CatalogEvent)) })), ...errors(401, 429) } } },
+    {
+      schema: {
+        operationId: 'getCatalog',
+        tags: ['catalog'],
+        summary: 'Every message id, its fields, value sets and events',
+        response: {
+          200: dataOf(Type.Object({ messages: Type.Array(Type.Ref(CatalogMessage)), events: Type.Array(Type.Ref(CatalogEvent)) })),
+          ...errors(401, 429),
+        },
+      },
+    },
     async (_request, reply) => sendJsonText(reply, catalogJson),
   );
   app.get(

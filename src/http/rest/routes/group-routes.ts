@@ -11,7 +11,9 @@ const groupIdRule = '1-64 characters; no whitespace, control characters, /, + or
 // every bad field; 'ref' also admits `unassigned`.
 const GroupId = Type.String({ description: `Group id: ${groupIdRule}`, 'x-group-id': 'id' });
 const GroupRef = Type.String({ description: 'A group id, or `unassigned` for the things in no group', 'x-group-id': 'ref' });
-const Description = Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], { description: 'Free text, at most 1024 characters; null when none' });
+const Description = Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], {
+  description: 'Free text, at most 1024 characters; null when none',
+});
 const GroupParams = Type.Object({ groupid: GroupRef });
 
 const CreateBody = Type.Object({ group_id: GroupId, group_description: Type.Optional(Description) }, { additionalProperties: false });
@@ -19,10 +21,20 @@ const GroupIdBody = Type.Object({ group_id: GroupId }, { additionalProperties: f
 const AssignBody = Type.Object({ group_id: GroupRef }, { additionalProperties: false });
 const ListQuery = Type.Object({
   q: Type.Optional(Type.String({ description: 'case-insensitive substring of the group id or description' })),
-  limit: Type.Optional(Type.Integer({ minimum: groupListLimit.min, maximum: groupListLimit.max, description: `at most this many groups; ${groupListLimit.default} when absent` })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: groupListLimit.min,
+      maximum: groupListLimit.max,
+      description: `at most this many groups; ${groupListLimit.default} when absent`,
+    }),
+  ),
 });
 
-const CreatedGroup = Type.Object({ group_id: Type.String(), group_description: Description, created_at: Type.Integer({ description: 'Unix seconds' }) });
+const CreatedGroup = Type.Object({
+  group_id: Type.String(),
+  group_description: Description,
+  created_at: Type.Integer({ description: 'Unix seconds' }),
+});
 const ListedGroup = Type.Object({
   group_id: Type.String({ description: '`unassigned` is the pseudo-group of the things in no group' }),
   group_description: Description,
@@ -41,16 +53,36 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
 
   app.post(
     '/groups',
-    { config: { fieldNames: { groupId: 'group_id', description: 'group_description' } }, schema: { operationId: 'createGroup', tags, summary: 'Create a deployment group', body: CreateBody, response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) } } },
+    {
+      config: { fieldNames: { groupId: 'group_id', description: 'group_description' } },
+      schema: {
+        operationId: 'createGroup',
+        tags,
+        summary: 'Create a deployment group',
+        body: CreateBody,
+        response: { 200: dataOf(CreatedGroup), ...errors(400, 401, 409, 429) },
+      },
+    },
     async (request) => {
-      const group = await createGroup(deps, request.client, { groupId: request.body.group_id, description: request.body.group_description });
+      const group = await createGroup(deps, request.client, {
+        groupId: request.body.group_id,
+        description: request.body.group_description,
+      });
       return { data: presentCreatedGroup(group) };
     },
   );
 
   app.get(
     '/groups',
-    { schema: { operationId: 'listGroups', tags, summary: 'List the groups by id, with `unassigned`', querystring: ListQuery, response: { 200: dataOf(Type.Array(ListedGroup)), ...errors(400, 401, 429) } } },
+    {
+      schema: {
+        operationId: 'listGroups',
+        tags,
+        summary: 'List the groups by id, with `unassigned`',
+        querystring: ListQuery,
+        response: { 200: dataOf(Type.Array(ListedGroup)), ...errors(400, 401, 429) },
+      },
+    },
     async (request) => {
       const { q, limit } = request.query;
       return { data: (await listGroups(deps, request.client, { q, limit })).map(presentListedGroup) };
@@ -61,7 +93,14 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
     '/groups/:groupid/rename',
     {
       config: { fieldNames: { groupId: 'groupid', newGroupId: 'group_id' } },
-      schema: { operationId: 'renameGroup', tags, summary: 'Rename a group; its things follow', params: GroupParams, body: GroupIdBody, response: { 200: dataOf(Type.Object({ group_id: Type.String() })), ...errors(400, 401, 404, 409, 429) } },
+      schema: {
+        operationId: 'renameGroup',
+        tags,
+        summary: 'Rename a group; its things follow',
+        params: GroupParams,
+        body: GroupIdBody,
+        response: { 200: dataOf(Type.Object({ group_id: Type.String() })), ...errors(400, 401, 404, 409, 429) },
+      },
     },
     async (request) => {
       const { groupid } = request.params;
@@ -99,7 +138,10 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
         tags,
         summary: 'List the things of a group (`unassigned`: the things in no group)',
         params: GroupParams,
-        response: { 200: dataOf(Type.Object({ group_id: Type.String(), tuids: Type.Array(Type.String()), things: Type.Array(ThingSummary) })), ...errors(400, 401, 404, 429) },
+        response: {
+          200: dataOf(Type.Object({ group_id: Type.String(), tuids: Type.Array(Type.String()), things: Type.Array(ThingSummary) })),
+          ...errors(400, 401, 404, 429),
+        },
       },
     },
     async (request) => {
@@ -119,7 +161,10 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
         summary: 'Assign a thing to a group (`unassigned`: to none); claims a thing nobody owns',
         params: TuidParams,
         body: AssignBody,
-        response: { 200: dataOf(Type.Object({ tuid: Type.String(), group_id: Type.String(), installation_status: Type.String() })), ...errors(400, 401, 404, 429) },
+        response: {
+          200: dataOf(Type.Object({ tuid: Type.String(), group_id: Type.String(), installation_status: Type.String() })),
+          ...errors(400, 401, 404, 429),
+        },
       },
     },
     async (request) => {
@@ -132,7 +177,15 @@ export function registerGroupRoutes(app: RestApp, deps: RestDeps): void {
 
   app.get(
     '/things/:tuid/group',
-    { schema: { operationId: 'getThingGroup', tags, summary: 'Read the group of a thing', params: TuidParams, response: { 200: dataOf(ThingGroup), ...errors(400, 401, 404, 429) } } },
+    {
+      schema: {
+        operationId: 'getThingGroup',
+        tags,
+        summary: 'Read the group of a thing',
+        params: TuidParams,
+        response: { 200: dataOf(ThingGroup), ...errors(400, 401, 404, 429) },
+      },
+    },
     async (request) => {
       const { tuid } = request.params;
       const thing = await getThingGroup(deps, request.client, { tuid });

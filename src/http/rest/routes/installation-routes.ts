@@ -1,11 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import { installationHistoryLimit, listInstallationHistory, setInstallationStatus } from '../../../domain/installations/installation-service.js';
+import {
+  installationHistoryLimit,
+  listInstallationHistory,
+  setInstallationStatus,
+} from '../../../domain/installations/installation-service.js';
 import { installationStatuses } from '../../../domain/things/thing-types.js';
 import { presentInstallationChange, presentInstallationEntry } from '../presenters.js';
 import type { RestApp, RestDeps } from '../rest-deps.js';
 import { TuidParams, dataOf, errors } from '../schemas.js';
 
-const InstallationStatus = Type.String({ enum: [...installationStatuses], description: 'new, installed, uninstalled, quarantine or retired' });
+const InstallationStatus = Type.String({
+  enum: [...installationStatuses],
+  description: 'new, installed, uninstalled, quarantine or retired',
+});
 
 const SetStatusBody = Type.Object({ installation_status: InstallationStatus }, { additionalProperties: false });
 
@@ -25,7 +32,11 @@ export const InstallationEntrySchema = Type.Object({
 
 const HistoryQuery = Type.Object({
   limit: Type.Optional(
-    Type.Integer({ minimum: installationHistoryLimit.min, maximum: installationHistoryLimit.max, description: 'newest N entries; absent: the whole history' }),
+    Type.Integer({
+      minimum: installationHistoryLimit.min,
+      maximum: installationHistoryLimit.max,
+      description: 'newest N entries; absent: the whole history',
+    }),
   ),
 });
 
@@ -46,7 +57,11 @@ export function registerInstallationRoutes(app: RestApp, deps: RestDeps): void {
     },
     async (request) => {
       const { tuid } = request.params;
-      return { data: presentInstallationChange(await setInstallationStatus(deps, request.client, { tuid, status: request.body.installation_status })) };
+      return {
+        data: presentInstallationChange(
+          await setInstallationStatus(deps, request.client, { tuid, status: request.body.installation_status }),
+        ),
+      };
     },
   );
 
