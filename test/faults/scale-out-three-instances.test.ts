@@ -10,6 +10,7 @@ import { after, describe, test } from 'node:test';
 import { connectAsync } from 'mqtt';
 import pg from 'pg';
 import { metric, slotsHeld } from '../helpers/app-metrics.js';
+import { forgetConsumerSessions } from '../helpers/consumer-sessions.js';
 import { cleanupStores, createPostgresUrl, postgresSkipReason } from '../helpers/databases.js';
 import { closeMqttClients, collectMessages, connectMqtt, eventually } from '../helpers/mqtt-clients.js';
 import { RestClient } from '../helpers/rest-client.js';
@@ -150,16 +151,7 @@ describe('scale-out: three instances, one platform', { skip }, () => {
         }
       } finally {
         for (const instance of instances) await instance.stop();
-        for (let slot = 0; slot < slots; slot++) {
-          const client = await connectAsync(brokerUrl!, {
-            clientId: `${group}-slot-${slot}`,
-            protocolVersion: 5,
-            clean: true,
-            properties: { sessionExpiryInterval: 0 },
-            reconnectPeriod: 0,
-          });
-          await client.endAsync();
-        }
+        await forgetConsumerSessions(brokerUrl!, group, slots);
       }
     },
   );

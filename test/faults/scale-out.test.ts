@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { connectAsync, type MqttClient } from 'mqtt';
 import pg from 'pg';
+import { forgetConsumerSessions } from '../helpers/consumer-sessions.js';
 import { cleanupStores, createPostgresUrl, postgresSkipReason } from '../helpers/databases.js';
 import { eventually } from '../helpers/mqtt-clients.js';
 import { OwnMosquitto, ownMosquittoSkipReason } from '../helpers/own-mosquitto.js';
@@ -41,18 +42,7 @@ function deployment() {
   };
 }
 
-async function forgetSessions(group: string): Promise<void> {
-  for (let slot = 0; slot < slots; slot++) {
-    const client = await connectAsync(brokerUrl!, {
-      clientId: `${group}-slot-${slot}`,
-      protocolVersion: 5,
-      clean: true,
-      properties: { sessionExpiryInterval: 0 },
-      reconnectPeriod: 0,
-    });
-    await client.endAsync();
-  }
-}
+const forgetSessions = (group: string) => forgetConsumerSessions(brokerUrl!, group, slots);
 
 /** The tsmTs offsets stored for the run's gateway, read straight from the store. */
 async function storedSeqs(databaseUrl: string, tuidPrefix: string, t0: number): Promise<number[]> {

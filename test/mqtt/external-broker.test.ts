@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { connectAsync } from 'mqtt';
 import { metric, slotsHeld } from '../helpers/app-metrics.js';
+import { forgetConsumerSessions } from '../helpers/consumer-sessions.js';
 import { cleanupStores, createPostgresUrl, postgresSkipReason } from '../helpers/databases.js';
 import { closeMqttClients, collectMessages, connectMqtt, eventually } from '../helpers/mqtt-clients.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -39,18 +39,7 @@ async function startExternalInstance(env: Record<string, string>, ids: ReturnTyp
 const slots = 4;
 
 /** Connects once with a clean session under each consumer slot's client id, so the broker forgets them. */
-async function forgetSessions(ids: ReturnType<typeof uniqueIds>): Promise<void> {
-  for (let slot = 0; slot < slots; slot++) {
-    const client = await connectAsync(brokerUrl!, {
-      clientId: `${ids.group}-slot-${slot}`,
-      protocolVersion: 5,
-      clean: true,
-      properties: { sessionExpiryInterval: 0 },
-      reconnectPeriod: 0,
-    });
-    await client.endAsync();
-  }
-}
+const forgetSessions = (ids: ReturnType<typeof uniqueIds>) => forgetConsumerSessions(brokerUrl!, ids.group, slots);
 
 describe('external broker mode', { skip }, () => {
   test('uplinks are ingested through the shared subscription; downlinks and the data feed go out through the broker', async () => {
