@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Driver } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, sql, type Driver } from 'kysely';
 import pg from 'pg';
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import type { Schema } from './schema.js';
 import { tuneSqliteConnection } from './sqlite-pragmas.js';
 
@@ -127,7 +128,7 @@ function openPostgres(url: string, options: OpenOptions): Database {
   // query, and an unheard 'error' event would crash the process. The query's rejection reports the failure, and
   // the pool discards the broken client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Schema>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',

@@ -23,15 +23,7 @@ export async function migrateToLatest(database: Database): Promise<MigrationRepo
       try {
         // Kysely looks for its tables in every schema unless told which; name ours (the search_path's first).
         const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
-        for (let attempt = 1; ; attempt++) {
-          try {
-            return await runMigrator(database.db, rows[0]?.schema);
-          } catch (error) {
-            // Kysely's set-up step lists the tables of every schema in the database (to find its own); a schema or
-            // table another client drops meanwhile fails that listing. Nothing was applied then: list again.
-            if (attempt >= setupAttempts || !isSetupRace(error)) throw error;
-          }
-        }
+        return await runMigrator(database.db, rows[0]?.schema);
       } finally {
         await sql`select pg_advisory_unlock(${migrationLockKey})`.execute(connection);
       }
@@ -50,11 +42,6 @@ export async function migrateToLatest(database: Database): Promise<MigrationRepo
 }
 
 const sqliteMigrationAttempts = 10;
-const setupAttempts = 5;
-
-function isSetupRace(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('migration setup failed') && /does not exist/.test(error.message);
-}
 
 async function runMigrator(db: Kysely<Schema>, schema?: string): Promise<MigrationReport> {
   const migrator = new Migrator({
