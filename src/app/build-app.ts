@@ -24,6 +24,8 @@ import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { ClusterEvents } from '../integration/cluster-events.js';
 import { startDataFeed } from '../integration/data-feed.js';
+import { MessageRelay } from '../integration/message-relay.js';
+import { clusterMessagesFilter } from '../mqtt/topics.js';
 import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
@@ -126,6 +128,10 @@ export async function startApp(options: AppOptions): Promise<App> {
       await cluster.start();
       stoppers.push(() => cluster.stop());
     }
+    // The instances sharing the broker's uplinks each store a part: live streams here hear the others'
+    // (message-relay.ts). Stopped after ingest drained, so the last batches of a stopping instance are relayed too.
+    const relay = config.mqttUrl === undefined ? undefined : new MessageRelay({ url: config.mqttUrl, instanceId, events, logger });
+    if (relay) stoppers.push(() => relay.stop());
     const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
     const ingest = new IngestService({
@@ -161,6 +167,14 @@ export async function startApp(options: AppOptions): Promise<App> {
       );
     }
     startDataFeed({ events, mqtt, template: config.integrationTopic, logger });
+    if (relay) {
+      await relay.start().catch((error: unknown) => {
+        throw new ConfigError(
+          'MQTT_URL',
+          `the platform's user cannot use the relay topic ${clusterMessagesFilter}: ${(error as Error).message}`,
+        );
+      });
+    }
     startCommandResponseMatcher({ store, events });
     startAlertFeed({ events, mqtt, timeZone: config.alertTimeZone, logger });
     await alertEngine.start();

@@ -20,7 +20,15 @@ export interface DomainEvents {
   mqttCredentialRevoked: { username: string };
   /** Sign-in sessions ended on this instance (logout, refresh token reuse, user deleted or role changed): their live streams end at once. */
   sessionsEnded: { sessionIds: readonly string[]; reason: SessionEndReason };
+  /**
+   * A link that carries other instances' events here went down (`up: false`: from now until it is back, their
+   * events are missed) or came back. Local only: each instance reports its own links.
+   */
+  relayLinkChanged: { link: RelayLink; up: boolean };
 }
+
+/** The links that bring other instances' events: the store's NOTIFY channel, the broker's relay topic. */
+export type RelayLink = 'store' | 'broker';
 
 /** Why a sign-in session ended, as stored with it. */
 export type SessionEndReason = 'logout' | 'refresh token reused' | 'user deleted' | 'role changed';

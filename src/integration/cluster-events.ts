@@ -8,11 +8,12 @@ import type { Logger } from '../observability/logger.js';
  * (DomainEventBus.emitRelayed), so live streams and caches follow the whole deployment. A session ended on A ends
  * its streams on B at once, an alert opened by the engine on A reaches subscriptions on B.
  *
- * Not relayed: `messagesStored` (tens of thousands of messages a second do not belong in NOTIFY; each instance's
- * message subscriptions see the uplinks it consumed), and an event whose JSON exceeds NOTIFY's 8000 bytes (a
+ * Not relayed here: `messagesStored` (tens of thousands of messages a second do not belong in NOTIFY; the broker
+ * relays them, message-relay.ts), and an event whose JSON exceeds NOTIFY's 8000 bytes (a
  * command answered with a large message): those reach other instances' clients only through what they read from
- * the store. While the listening connection is down, other instances' events are missed; it is logged, and
- * streams fall back on their periodic session check (GRAPHQL_SESSION_RECHECK_S).
+ * the store. While the listening connection is down, other instances' events are missed: it is logged and told
+ * to the live streams (`relayLinkChanged`), which end and refuse subscriptions until it is back; session ends
+ * missed meanwhile are caught by the periodic session check (GRAPHQL_SESSION_RECHECK_S).
  */
 export const relayedEvents = [
   'sessionsEnded',
@@ -68,10 +69,14 @@ export class ClusterEvents {
     if (this.stopped || client !== this.client) return;
     this.client = undefined;
     this.deps.logger.warn({ err: error?.message }, "cluster events connection lost: other instances' events are missed until it is back");
+    this.deps.events.emit('relayLinkChanged', { link: 'store', up: false });
     const retry = () => {
       if (this.stopped) return;
       this.connect().then(
-        () => this.deps.logger.info('cluster events connection back'),
+        () => {
+          this.deps.logger.info('cluster events connection back');
+          this.deps.events.emit('relayLinkChanged', { link: 'store', up: true });
+        },
         () => (this.reconnectTimer = setTimeout(retry, reconnectMs)),
       );
     };

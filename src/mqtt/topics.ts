@@ -6,6 +6,8 @@
  * - `thingdesk/{org}/down/{tuid}`: the platform publishes commands for one thing (a JSON array)
  * - INTEGRATION_TOPIC (default `thingdesk/{org}/data/{group}/{tuid}/{tsmId}`): the data feed, one message each
  * - `thingdesk/{org}/alerts`: alert open and close events
+ * - `thingdesk-cluster/messages/{instanceId}`: with an external broker, each instance's stored uplinks for the
+ *   others' live streams (src/integration/message-relay.ts); only the platform's own user may use it
  */
 
 export const topicRoot = 'thingdesk';
@@ -21,6 +23,13 @@ export function downlinkTopic(organizationId: string, tuid: string): string {
 export function alertsTopic(organizationId: string): string {
   return `${topicRoot}/${organizationId}/alerts`;
 }
+
+/** Where an instance relays the uplinks it stored to the deployment's other instances (never a device's topic). */
+export function clusterMessagesTopic(instanceId: string): string {
+  return `${topicRoot}-cluster/messages/${instanceId}`;
+}
+
+export const clusterMessagesFilter = `${topicRoot}-cluster/messages/+`;
 
 /** Every organization's uplink topics, as the platform subscribes to them. */
 export const allUplinksFilter = `${topicRoot}/+/up/+`;

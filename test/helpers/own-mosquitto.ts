@@ -27,9 +27,10 @@ export class OwnMosquitto {
     return `mqtt://127.0.0.1:${this.port}`;
   }
 
-  static async start(settings: string[]): Promise<OwnMosquitto> {
+  /** `port`: a given one, e.g. to start a broker again where a stopped one listened. */
+  static async start(settings: string[], options: { port?: number } = {}): Promise<OwnMosquitto> {
     const dir = mkdtempSync(join(tmpdir(), 'thingdesk-mosquitto-'));
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const config = join(dir, 'mosquitto.conf');
     writeFileSync(config, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', ...settings, ''].join('\n'));
     const child = spawn(binary!, ['-c', config], { stdio: 'ignore' });

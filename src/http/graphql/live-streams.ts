@@ -1,5 +1,5 @@
 import { AppError } from '../../domain/errors.js';
-import type { DomainEventBus, SessionEndReason } from '../../domain/events.js';
+import type { DomainEventBus, RelayLink, SessionEndReason } from '../../domain/events.js';
 import type { UserPrincipal } from '../../domain/auth/principal.js';
 import type { UserSessions } from '../../domain/auth/user-sessions.js';
 
@@ -41,8 +41,18 @@ export const slowConsumer: StreamEnd = {
   slow: true,
 };
 
+/**
+ * 1013 (try again later): graphql-ws clients reconnect on their own, and should read what they missed. (A close
+ * reason may not exceed 123 bytes: every StreamEnd message stays under it, checked by a test.)
+ */
+export const relayLost: StreamEnd = {
+  code: 1013,
+  message: 'Closed: link to the other instances lost, live events may have been missed; reconnect and catch up.',
+  slow: false,
+};
+
 /** How a stream ends with its session; `reason` as stored with the session, when known. */
-function sessionEnd(reason?: string): StreamEnd {
+export function sessionEnd(reason?: string): StreamEnd {
   if (reason === ('role changed' satisfies SessionEndReason))
     return { code: 4403, message: 'Forbidden: your role changed; sign in again.', slow: false };
   const why = reason === undefined ? '' : ` (${reason})`;
@@ -60,16 +70,25 @@ function sessionEnd(reason?: string): StreamEnd {
 export class LiveStreams {
   private readonly entries = new Set<Entry>();
   private readonly perUser = new Map<string, number>();
-  private readonly stopListening: () => void;
+  private readonly stopListening: (() => void)[];
   private readonly timer: NodeJS.Timeout;
+  /** Relay links that are down now: while any is, a stream here would silently miss other instances' events. */
+  private readonly linksDown = new Set<RelayLink>();
 
   constructor(
     private readonly deps: { events: DomainEventBus; sessions: UserSessions; limits: LiveStreamLimits; onError: (error: unknown) => void },
   ) {
-    this.stopListening = deps.events.onAnyInstance('sessionsEnded', ({ sessionIds, reason }) => {
-      const ended = new Set(sessionIds);
-      for (const entry of this.entries) if (ended.has(entry.principal.sessionId)) this.end(entry, sessionEnd(reason));
-    });
+    this.stopListening = [
+      deps.events.onAnyInstance('sessionsEnded', ({ sessionIds, reason }) => {
+        const ended = new Set(sessionIds);
+        for (const entry of this.entries) if (ended.has(entry.principal.sessionId)) this.end(entry, sessionEnd(reason));
+      }),
+      deps.events.on('relayLinkChanged', ({ link, up }) => {
+        if (up) return void this.linksDown.delete(link);
+        this.linksDown.add(link);
+        for (const entry of this.entries) this.end(entry, relayLost);
+      }),
+    ];
     this.timer = setInterval(() => void this.recheck().catch(deps.onError), deps.limits.recheckMs);
     this.timer.unref();
   }
@@ -101,10 +120,19 @@ export class LiveStreams {
 
   /**
    * Takes a subscription slot, checking the session as it is now (a subscribe on a connection opened before a
-   * logout is refused and ends the connection). RATE_LIMITED past a cap.
+   * logout is refused and ends the connection). RATE_LIMITED past a cap; SERVICE_UNAVAILABLE while a relay link
+   * is down (the stream would miss other instances' events without saying so).
    */
   async reserve(connection: LiveConnection): Promise<void> {
     const entry = connection as Entry;
+    if (this.linksDown.size > 0) {
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `Live events of the deployment's other instances cannot reach this instance now (${[...this.linksDown].join(', ')} link down); retry shortly.`,
+        [],
+        { retryAfterS: 2 },
+      );
+    }
     try {
       await this.deps.sessions.assertSessionActive(entry.principal);
     } catch (error) {
@@ -152,7 +180,7 @@ export class LiveStreams {
 
   stop(): void {
     clearInterval(this.timer);
-    this.stopListening();
+    for (const stop of this.stopListening) stop();
   }
 
   private end(entry: Entry, why: StreamEnd): void {

@@ -1,0 +1,142 @@
+import { connectAsync, type MqttClient } from 'mqtt';
+import type { DomainEventBus } from '../domain/events.js';
+import type { StoredMessage } from '../domain/messages/message-types.js';
+import type { Problem } from '../catalog/types.js';
+import { clusterMessagesFilter, clusterMessagesTopic } from '../mqtt/topics.js';
+import type { Logger } from '../observability/logger.js';
+
+/**
+ * With an external broker, several instances share the uplinks (one shared subscription), so each stores a part
+ * of them; a live `messages` subscription on one instance must still see them all. Each instance publishes what it
+ * committed, one MQTT message per batch, on its own relay topic, and re-emits what the others published as relayed
+ * (`DomainEventBus.emitRelayed`: live streams hear it; the data feed, alerts and answer matching, which already ran
+ * where the batch was stored, do not). The broker does the fan-out it is built for, at one publish per batch rather
+ * than one per message; PostgreSQL NOTIFY (cluster-events.ts) was measured and rejected for this (docs/decisions.md).
+ *
+ * Exactly once: the subscription asks the broker not to send an instance its own publishes (MQTT 5 No Local) and
+ * the origin is checked besides. While this link is down, other instances' uplinks are missed: `relayLinkChanged`
+ * tells the live streams, which end their connections and refuse new subscriptions until it is back
+ * (live-streams.ts), so a client never mistakes a partial stream for the whole one.
+ */
+export class MessageRelay {
+  private client: MqttClient | undefined;
+  private up = false;
+  private readonly stopListening: () => void;
+
+  constructor(private readonly deps: { url: string; instanceId: string; events: DomainEventBus; logger: Logger }) {
+    this.stopListening = deps.events.on('messagesStored', ({ messages }) => this.send(messages));
+  }
+
+  async start(): Promise<void> {
+    const client = await connectAsync(this.deps.url, {
+      clientId: `${this.deps.instanceId}-relay`,
+      protocolVersion: 5,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+      // A batch of a few thousand messages is one relay message: no broker default limit gets in the way, and
+      // a client that cannot take one is told at CONNACK rather than cut off later.
+    });
+    this.client = client;
+    client.on('message', (_topic, payload) => this.received(payload));
+    client.on('error', (error) => this.deps.logger.warn({ err: error.message }, 'message relay: broker error'));
+    client.on('close', () => this.changed(false));
+    // Every (re)connection subscribes again: the session is clean, so the broker forgot the subscription.
+    client.on('connect', () => void this.subscribe(client));
+    await this.subscribe(client);
+  }
+
+  async stop(): Promise<void> {
+    this.stopListening();
+    const client = this.client;
+    this.client = undefined;
+    await client?.endAsync(false);
+  }
+
+  private async subscribe(client: MqttClient): Promise<void> {
+    try {
+      const granted = await client.subscribeAsync(clusterMessagesFilter, { qos: 1, nl: true });
+      if (granted.some((grant) => grant.qos > 2)) throw new Error(`the broker refused ${clusterMessagesFilter}`);
+      this.changed(true);
+    } catch (error) {
+      this.deps.logger.error({ err: (error as Error).message }, 'message relay: cannot subscribe; live streams miss other instances');
+      if (!this.up) throw error;
+    }
+  }
+
+  private changed(up: boolean): void {
+    if (this.client === undefined || up === this.up) return;
+    this.up = up;
+    if (up) this.deps.logger.info('message relay: link to the other instances is up');
+    else this.deps.logger.warn("message relay: link lost; other instances' uplinks are missed until it is back");
+    this.deps.events.emit('relayLinkChanged', { link: 'broker', up });
+  }
+
+  private send(messages: readonly StoredMessage[]): void {
+    const client = this.client;
+    // Also while the link is down: mqtt.js keeps QoS 1 publishes and sends them on reconnection, so the others get them late rather than never.
+    if (!client) return;
+    const payload = JSON.stringify({ o: this.deps.instanceId, m: messages.map(toWire) } satisfies RelayBatch);
+    client
+      .publishAsync(clusterMessagesTopic(this.deps.instanceId), payload, { qos: 1 })
+      .catch((error: unknown) => this.deps.logger.warn({ err: (error as Error).message }, 'message relay: batch not relayed'));
+  }
+
+  private received(payload: Buffer): void {
+    let batch: RelayBatch;
+    try {
+      batch = JSON.parse(payload.toString('utf8')) as RelayBatch;
+    } catch {
+      this.deps.logger.warn('message relay: unreadable batch ignored');
+      return;
+    }
+    if (batch.o === this.deps.instanceId || !Array.isArray(batch.m)) return;
+    this.deps.events.emitRelayed('messagesStored', { messages: batch.m.map(fromWire) });
+  }
+}
+
+/** A batch on the relay topic: the origin instance and its messages as positional arrays (compact, and fast to parse). */
+interface RelayBatch {
+  o: string;
+  m: WireMessage[];
+}
+
+type WireMessage = [
+  organizationId: string,
+  tuid: string,
+  tsmId: number,
+  tsmEv: number | null,
+  tsmTs: number,
+  gatewayTuid: string | null,
+  fingerprint: string,
+  groupId: string | null,
+  receivedAt: number,
+  body: string,
+  problems: readonly Problem[],
+];
+
+function toWire(m: StoredMessage): WireMessage {
+  return [m.organizationId, m.tuid, m.tsmId, m.tsmEv, m.tsmTs, m.gatewayTuid, m.fingerprint, m.groupId, m.receivedAt, m.body, m.problems];
+}
+
+function fromWire(wire: WireMessage): StoredMessage {
+  const [organizationId, tuid, tsmId, tsmEv, tsmTs, gatewayTuid, fingerprint, groupId, receivedAt, body, problems] = wire;
+  let parsed: Readonly<Record<string, unknown>> | undefined;
+  return {
+    organizationId,
+    tuid,
+    tsmId,
+    tsmEv,
+    tsmTs,
+    gatewayTuid,
+    fingerprint,
+    groupId,
+    receivedAt,
+    body,
+    problems,
+    // Parsed only if a listener reads it: live streams serve `body` as it is.
+    get message() {
+      return (parsed ??= JSON.parse(body) as Readonly<Record<string, unknown>>);
+    },
+  };
+}
