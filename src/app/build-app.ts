@@ -25,6 +25,8 @@ import { IngestService } from '../ingest/ingest-service.js';
 import { ClusterEvents } from '../integration/cluster-events.js';
 import { startDataFeed } from '../integration/data-feed.js';
 import { MessageRelay } from '../integration/message-relay.js';
+import { DynsecCredentials } from '../integration/dynsec-credentials.js';
+import { mqttPasswordSealer, unsealSecret } from '../domain/identity/secrets.js';
 import { clusterMessagesFilter } from '../mqtt/topics.js';
 import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
@@ -109,7 +111,10 @@ export async function startApp(options: AppOptions): Promise<App> {
     const store = createStore(database);
     const signingKeys = new SigningKeys(store.signingKeys, clock);
     await signingKeys.start();
-    const bootstrap = await bootstrapIfEmpty({ store, clock }, config.bootstrap);
+    // With a managed broker, MQTT passwords are also sealed, so the platform can provision them there (docs/mqtt.md).
+    const sealMqttPassword = mqttPasswordSealer(config.mqttAuthSealingKey);
+    const sealing = sealMqttPassword && { sealMqttPassword };
+    const bootstrap = await bootstrapIfEmpty({ store, clock, ...sealing }, config.bootstrap);
     if (bootstrap) (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap));
 
     // No thing may take a TUID that is a fixed path segment where the API takes a TUID (`alerts`), derived from
@@ -150,6 +155,24 @@ export async function startApp(options: AppOptions): Promise<App> {
       maxConcurrent: config.ingestConcurrency ?? 2,
     });
     stoppers.push(() => ingest.drain());
+    if (config.mqttAuth === 'mosquitto-dynsec') {
+      // Before the consumers and publisher connect: the platform's own user gets its topics from it.
+      const key = config.mqttAuthSealingKey!;
+      const brokerCredentials = new DynsecCredentials({
+        url: config.mqttUrl!,
+        instanceId,
+        feedTemplate: config.integrationTopic,
+        activeCredentials: () => store.mqttCredentials.listActiveSealed(),
+        unseal: (sealed) => unsealSecret(key, sealed),
+        events,
+        logger,
+        reconcileMs: 10_000,
+      });
+      stoppers.push(() => brokerCredentials.stop());
+      await brokerCredentials.start().catch((error: unknown) => {
+        throw new ConfigError('MQTT_AUTH', `cannot manage the broker's dynamic security through MQTT_URL: ${(error as Error).message}`);
+      });
+    }
     const mqtt = await startMqtt({ store, clock, config, logger, ingest, events, instanceId });
     stoppers.push(() => mqtt.stop());
     const consumerStats = mqtt.consumerStats?.bind(mqtt);
@@ -206,9 +229,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       }),
     );
     const downlink = mqttCommandDownlink(mqtt);
-    registerRest(http, { store, clock, events, reservedTuids, config, clientTokens, downlink, limits });
+    registerRest(http, { store, clock, events, reservedTuids, config, clientTokens, downlink, limits, ...sealing });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { store, clock, events, reservedTuids, config, sessions, downlink, limits, metrics });
+    const graphql = registerGraphql(http, { store, clock, events, reservedTuids, config, sessions, downlink, limits, metrics, ...sealing });
     observeRuntime(metrics, {
       liveSubscriptions: () => graphql.liveSubscriptions(),
       openAlerts: () => alertEngine.activeAlertCounts(),

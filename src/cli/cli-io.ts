@@ -4,6 +4,7 @@ import { systemClock } from '../domain/clock.js';
 import type { IdentityDeps } from '../domain/identity/identity-service.js';
 import { openDatabase } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
+import { mqttPasswordSealer } from '../domain/identity/secrets.js';
 import { createStore } from '../store/store.js';
 
 /** What a CLI run reads and writes, passed in so tests run commands in-process with their own env and output. */
@@ -30,7 +31,8 @@ export async function withStore<T>(io: CliIo, work: (deps: IdentityDeps, config:
   const database = await openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database);
-    return await work({ store: createStore(database), clock: systemClock }, config);
+    const sealMqttPassword = mqttPasswordSealer(config.mqttAuthSealingKey);
+    return await work({ store: createStore(database), clock: systemClock, ...(sealMqttPassword && { sealMqttPassword }) }, config);
   } finally {
     await database.close();
   }

@@ -110,6 +110,10 @@ export interface Config {
   mqttConsumerReceiveMaximum: number;
   /** External broker: the shared subscription group all instances of one deployment join. */
   mqttSharedGroup: string;
+  /** External broker: who keeps its credentials and access rules: the operator (`none`) or the platform. */
+  mqttAuth: MqttAuthMode;
+  /** MQTT_AUTH=mosquitto-dynsec: the key that seals MQTT passwords so the platform can provision them again. */
+  mqttAuthSealingKey: string | undefined;
   bootstrap: BootstrapConfig;
 }
 
@@ -239,6 +243,8 @@ const settings = {
     read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535),
   },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },
+  mqttAuth: { variable: 'MQTT_AUTH', fallback: 'none', read: (name: string, raw: string) => parseChoice(name, raw, mqttAuthModes) },
+  mqttAuthSealingKey: { variable: 'MQTT_AUTH_SEALING_KEY', fallback: undefined, read: parseSealingKey },
   trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },
 } as const;
 
@@ -269,6 +275,18 @@ export function loadConfig(env: Env): Config {
   if (config.batteryOkPercent < config.batteryLowPercent) {
     throw new ConfigError('BATTERY_OK_PERCENT', `must be at least BATTERY_LOW_PERCENT (${config.batteryLowPercent})`);
   }
+  if (config.mqttAuth !== 'none' && config.mqttUrl === undefined) {
+    throw new ConfigError(
+      'MQTT_AUTH',
+      `${config.mqttAuth} manages an external broker: set MQTT_URL, or MQTT_AUTH=none for the embedded broker`,
+    );
+  }
+  if (config.mqttAuth === 'mosquitto-dynsec' && config.mqttAuthSealingKey === undefined) {
+    throw new ConfigError(
+      'MQTT_AUTH_SEALING_KEY',
+      'MQTT_AUTH=mosquitto-dynsec needs it to provision MQTT passwords on the broker (docs/mqtt.md)',
+    );
+  }
   const bootstrap: BootstrapConfig = {};
   for (const [key, variable] of Object.entries(bootstrapVariables)) {
     const raw = nonEmpty(env[variable]);
@@ -291,6 +309,18 @@ function parseHost(name: string, raw: string): string {
 function parseSecretToken(name: string, raw: string): string {
   const value = raw.trim();
   if (!/^[\x21-\x7e]{16,512}$/.test(value)) throw new ConfigError(name, 'must be 16 to 512 visible ASCII characters without spaces');
+  return value;
+}
+
+/** External broker credentials: kept by the operator (`none`), or by the platform through Mosquitto's dynamic security. */
+export const mqttAuthModes = ['none', 'mosquitto-dynsec'] as const;
+export type MqttAuthMode = (typeof mqttAuthModes)[number];
+
+/** A key sealing secrets at rest: 32 or more random bytes, as base64 or hex (e.g. `openssl rand -base64 32`). */
+function parseSealingKey(name: string, raw: string): string {
+  const value = raw.trim();
+  const bytes = /^[0-9a-fA-F]+$/.test(value) ? value.length / 2 : Buffer.from(value, 'base64').length;
+  if (bytes < 32) throw new ConfigError(name, 'must be at least 32 random bytes as hex or base64 (e.g. openssl rand -base64 32)');
   return value;
 }
 

@@ -12,4 +12,6 @@ export interface DomainDeps {
   events: DomainEventBus;
   /** Fixed path segments of the API where a TUID goes (`alerts`): no thing may be claimed with one (things/tuid.ts). */
   reservedTuids: ReadonlySet<string>;
+  /** Set when MQTT passwords are sealed for a managed broker (identity-service.ts, createMqttCredential). */
+  sealMqttPassword?: (password: string) => string;
 }

@@ -16,6 +16,8 @@ export interface DomainEvents {
   alertChanged: AlertChanged;
   /** An API client was revoked on this instance: its tokens must stop working here at once. */
   apiClientRevoked: { clientId: string };
+  /** An MQTT credential was created on this instance (a managed broker provisions it at once). Never relayed. */
+  mqttCredentialCreated: { username: string };
   /** An MQTT credential was revoked on this instance: its live connections must close at once. */
   mqttCredentialRevoked: { username: string };
   /** Sign-in sessions ended on this instance (logout, refresh token reuse, user deleted or role changed): their live streams end at once. */

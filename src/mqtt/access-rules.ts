@@ -1,5 +1,5 @@
 import type { MqttCredentialKind } from '../domain/identity/types.js';
-import { alertsTopic, feedFilterFor, parseUplinkTopic, topicRoot } from './topics.js';
+import { alertsTopic, allUplinksFilter, clusterMessagesFilter, feedFilterFor, parseUplinkTopic, topicRoot } from './topics.js';
 
 /** Who is connected: the MQTT credential a client authenticated with. */
 export interface MqttPrincipal {
@@ -48,4 +48,32 @@ export function isFilterWithin(filter: string, pattern: readonly string[]): bool
     }
   }
   return segments.length === pattern.length;
+}
+
+/** The access rules above as topic patterns, for a broker that enforces them itself (Mosquitto's dynamic security). */
+export interface BrokerAcl {
+  /** Topics the client may publish to. */
+  publish: string[];
+  /** Filters within which the client may subscribe (and receive). */
+  subscribe: string[];
+}
+
+/**
+ * What a credential of `kind` in `organizationId` may do, as patterns: the same rules as `mayPublish` and
+ * `maySubscribe` (a test holds them together), written out for a broker that cannot call them.
+ */
+export function brokerAclOf(kind: MqttCredentialKind, organizationId: string, feedTemplate: string): BrokerAcl {
+  if (kind === 'gateway') {
+    return { publish: [`${topicRoot}/${organizationId}/up/+`], subscribe: [`${topicRoot}/${organizationId}/down/+`] };
+  }
+  return { publish: [], subscribe: [feedFilterFor(feedTemplate, organizationId), alertsTopic(organizationId)] };
+}
+
+/** The platform's own user: consume every organization's uplinks, publish downlinks, the feed and alerts, relay. */
+export function platformAcl(feedTemplate: string): BrokerAcl {
+  const feed = feedFilterFor(feedTemplate, '+');
+  return {
+    publish: [`${topicRoot}/+/down/+`, feed, alertsTopic('+'), clusterMessagesFilter],
+    subscribe: [allUplinksFilter, clusterMessagesFilter],
+  };
 }

@@ -11,7 +11,7 @@ export interface MqttCredentialWithPasswordHash extends MqttCredential {
 
 export function mqttCredentialsStore(db: Kysely<Schema>) {
   return {
-    async create(credential: MqttCredential, passwordHash: string): Promise<MqttCredential> {
+    async create(credential: MqttCredential, passwordHash: string, sealedPassword?: string): Promise<MqttCredential> {
       await insertUnique('MQTT credential', () =>
         db
           .insertInto('mqtt_credentials')
@@ -22,6 +22,7 @@ export function mqttCredentialsStore(db: Kysely<Schema>) {
             password_hash: passwordHash,
             created_at: credential.createdAt,
             revoked_at: credential.revokedAt,
+            sealed_password: sealedPassword ?? null,
           })
           .execute(),
       );
@@ -39,6 +40,11 @@ export function mqttCredentialsStore(db: Kysely<Schema>) {
         .orderBy('username')
         .execute();
       return rows.map(toMqttCredential);
+    },
+    /** Every organization's active credentials with their sealed passwords: what a managed broker must know. */
+    async listActiveSealed(): Promise<(MqttCredential & { sealedPassword: string | null })[]> {
+      const rows = await db.selectFrom('mqtt_credentials').selectAll().where('revoked_at', 'is', null).orderBy('username').execute();
+      return rows.map((row) => ({ ...toMqttCredential(row), sealedPassword: row.sealed_password }));
     },
     async revoke(username: string, revokedAt: number, organizationId?: string): Promise<boolean> {
       let query = db

@@ -60,6 +60,8 @@ export interface MqttCredentialsTable {
   password_hash: string;
   created_at: number;
   revoked_at: number | null;
+  /** With MQTT_AUTH=mosquitto-dynsec: the password sealed under MQTT_AUTH_SEALING_KEY (migration 0013). */
+  sealed_password: Generated<string | null>;
 }
 
 export interface SigningKeysTable {

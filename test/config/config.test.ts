@@ -102,6 +102,8 @@ describe('configuration', () => {
     ['CORS_ORIGINS', 'https://a.example,*'],
     ['CORS_ORIGINS', 'ftp://files.example'],
     ['CORS_ORIGINS', 'https://user@a.example'],
+    ['MQTT_AUTH', 'http-basic'],
+    ['MQTT_AUTH_SEALING_KEY', 'too-short'],
   ];
   for (const [variable, value] of invalid) {
     test(`${variable}=${JSON.stringify(value)} is refused naming ${variable}`, () => {
@@ -115,6 +117,16 @@ describe('configuration', () => {
       );
     });
   }
+
+  test('MQTT_AUTH=mosquitto-dynsec needs an external broker and a sealing key, each error naming its variable', () => {
+    const key = 'k'.repeat(44);
+    const named = (variable: string) => (error: unknown) => error instanceof ConfigError && error.variable === variable;
+    assert.throws(() => loadConfig({ MQTT_AUTH: 'mosquitto-dynsec', MQTT_AUTH_SEALING_KEY: key }), named('MQTT_AUTH'));
+    assert.throws(() => loadConfig({ MQTT_AUTH: 'mosquitto-dynsec', MQTT_URL: 'mqtt://admin:pw@broker' }), named('MQTT_AUTH_SEALING_KEY'));
+    const config = loadConfig({ MQTT_AUTH: 'mosquitto-dynsec', MQTT_URL: 'mqtt://admin:pw@broker', MQTT_AUTH_SEALING_KEY: key });
+    assert.equal(config.mqttAuth, 'mosquitto-dynsec');
+    assert.equal(loadConfig({}).mqttAuth, 'none');
+  });
 
   test('CORS_ORIGINS: empty is none, a list is read as browsers send Origin, * stands alone', () => {
     assert.deepEqual(loadConfig({}).corsOrigins, []);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isFilterWithin, mayPublish, maySubscribe, type MqttPrincipal } from '../../src/mqtt/access-rules.js';
+import { brokerAclOf, isFilterWithin, mayPublish, maySubscribe, type MqttPrincipal } from '../../src/mqtt/access-rules.js';
 
 const gateway: MqttPrincipal = { username: 'gw', organizationId: 'acme', kind: 'gateway' };
 const integration: MqttPrincipal = { username: 'feed', organizationId: 'acme', kind: 'integration' };
@@ -63,4 +63,21 @@ describe('MQTT access rules', () => {
     assert.equal(isFilterWithin('a/b/#/c', ['a', 'b', '+', '+']), false);
     assert.equal(isFilterWithin('a/b/x+y', ['a', 'b', '+']), false);
   });
+
+  // A managed broker (MQTT_AUTH=mosquitto-dynsec) gets the rules as patterns: they must decide every case above alike.
+  const matches = (pattern: string, topic: string) => isFilterWithin(topic, pattern.split('/')) && !/[+#]/.test(topic);
+  for (const [principal, topic, allowed] of publishCases) {
+    test(`broker ACL: ${principal.kind} publish to ${topic}: ${allowed ? 'allowed' : 'refused'}, as the rule`, () =>
+      assert.equal(
+        brokerAclOf(principal.kind, principal.organizationId, feed).publish.some((pattern) => matches(pattern, topic)),
+        allowed,
+      ));
+  }
+  for (const [principal, filter, allowed] of subscribeCases) {
+    test(`broker ACL: ${principal.kind} subscribe to ${filter}: ${allowed ? 'allowed' : 'refused'}, as the rule`, () =>
+      assert.equal(
+        brokerAclOf(principal.kind, principal.organizationId, feed).subscribe.some((pattern) => isFilterWithin(filter, pattern.split('/'))),
+        allowed,
+      ));
+  }
 });

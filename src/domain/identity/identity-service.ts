@@ -25,6 +25,8 @@ export interface IdentityDeps {
   clock: Clock;
   /** Present in a running platform; the CLI has none (other instances notice a revocation within a second). */
   events?: DomainEventBus;
+  /** Set when the platform provisions a broker that needs MQTT passwords in plain text (MQTT_AUTH_SEALING_KEY). */
+  sealMqttPassword?: (password: string) => string;
 }
 
 /** Creates an organization; its id is derived from the name unless given. CONFLICT when the name or id is taken. */
@@ -94,7 +96,10 @@ export async function revokeApiClient(deps: IdentityDeps, input: { clientId: str
   deps.events?.emit('apiClientRevoked', { clientId: input.clientId });
 }
 
-/** Creates an MQTT credential; the password is returned once and stored as an argon2id hash. */
+/**
+ * Creates an MQTT credential; the password is returned once and stored as an argon2id hash (and sealed besides,
+ * when a managed broker needs it again: `sealMqttPassword`).
+ */
 export async function createMqttCredential(
   deps: IdentityDeps,
   input: { organizationId: string; kind: string; username?: string; password?: string },
@@ -119,7 +124,9 @@ export async function createMqttCredential(
   const passwordHash = await hashPassword(password);
   // Brokers authenticate by username alone, so usernames are unique across organizations. The refusal is the same
   // whichever organization holds the name, and says nothing about it (docs/security.md).
-  await rethrowDuplicate(mqttUsernameTaken(username), () => deps.store.mqttCredentials.create(credential, passwordHash));
+  const sealed = deps.sealMqttPassword?.(password);
+  await rethrowDuplicate(mqttUsernameTaken(username), () => deps.store.mqttCredentials.create(credential, passwordHash, sealed));
+  deps.events?.emit('mqttCredentialCreated', { username });
   return { credential, password };
 }
 

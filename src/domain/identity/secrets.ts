@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 /**
@@ -51,4 +51,37 @@ export function verifySecret(storedHash: string, secret: string): boolean {
 
 function digest(salt: Buffer, secret: string): Buffer {
   return createHmac('sha256', salt).update(secret, 'utf8').digest();
+}
+
+const sealedPrefix = 'aes-256-gcm';
+
+/**
+ * Seals a secret the platform must be able to read again (an MQTT password that Mosquitto's dynamic security needs
+ * in plain text to provision, docs/mqtt.md): AES-256-GCM under a key that lives in the environment, never in the
+ * store, so a copy of the store alone reveals nothing. `key`: MQTT_AUTH_SEALING_KEY as configured.
+ */
+export function sealSecret(key: string, secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(key), iv);
+  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return [sealedPrefix, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('$');
+}
+
+/** The secret sealed by `sealSecret` under the same key; throws when the key differs or the value was altered. */
+export function unsealSecret(key: string, sealed: string): string {
+  const [prefix, iv, tag, data] = sealed.split('$');
+  if (prefix !== sealedPrefix || !iv || !tag || data === undefined) throw new Error('not a sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey(key), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+// Whatever the key's encoding, a SHA-256 of it is the 32-byte AES key (its strength is checked where it is configured).
+function sealingKey(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+/** How MQTT passwords are sealed with MQTT_AUTH_SEALING_KEY, or undefined without one (they are then only hashed). */
+export function mqttPasswordSealer(key: string | undefined): ((password: string) => string) | undefined {
+  return key === undefined ? undefined : (password) => sealSecret(key, password);
 }

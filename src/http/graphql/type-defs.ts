@@ -341,7 +341,7 @@ export const typeDefs = /* GraphQL */ `
   type MqttCredentialSecret {
     "The MQTT username."
     username: String!
-    "The MQTT password; only its hash is stored."
+    "The MQTT password, shown this once; the store keeps its hash (and, for a broker the platform manages, a copy sealed under a key outside the store)."
     password: String!
     "What the credential may do."
     kind: MqttCredentialKind!
