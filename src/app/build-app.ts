@@ -25,6 +25,7 @@ import { IngestService } from '../ingest/ingest-service.js';
 import { ClusterEvents } from '../integration/cluster-events.js';
 import { startDataFeed } from '../integration/data-feed.js';
 import { MessageRelay } from '../integration/message-relay.js';
+import { SharedRateLimits } from '../integration/shared-rate-limits.js';
 import { DynsecCredentials } from '../integration/dynsec-credentials.js';
 import { mqttPasswordSealer, unsealSecret } from '../domain/identity/secrets.js';
 import { clusterMessagesFilter } from '../mqtt/topics.js';
@@ -215,9 +216,21 @@ export async function startApp(options: AppOptions): Promise<App> {
     registerJwksRoutes(http, { signingKeys });
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
     const limits = {
-      perCaller: new RateLimiter(config.rateLimitPerToken, clock.now),
-      perAddress: new RateLimiter(config.rateLimitPerAddress, clock.now),
+      perCaller: new RateLimiter(config.rateLimitPerToken, () => clock.now()),
+      perAddress: new RateLimiter(config.rateLimitPerAddress, () => clock.now()),
     };
+    if (database.dialect === 'postgres') {
+      // Several instances may serve one deployment: the limits are the deployment's (shared-rate-limits.ts).
+      const shared = new SharedRateLimits({
+        store: store.rateCounts,
+        instanceId,
+        limiters: { caller: limits.perCaller, address: limits.perAddress },
+        intervalMs: 250,
+        logger,
+      });
+      shared.start();
+      stoppers.push(() => shared.stop());
+    }
     observedGauge(
       metrics,
       'thingdesk_rate_limiter_keys',

@@ -23,6 +23,7 @@ export interface Schema {
   login_attempts: LoginAttemptsTable;
   leases: LeasesTable;
   instances: InstancesTable;
+  rate_counts: RateCountsTable;
 }
 
 export interface OrganizationsTable {
@@ -214,4 +215,12 @@ export interface InstancesTable {
   heartbeat_at: number;
   /** JSON of the instance's figures at its last heartbeat. */
   details: string;
+}
+
+export interface RateCountsTable {
+  window_start: number;
+  limiter: string;
+  key: string;
+  instance_id: string;
+  count: number;
 }

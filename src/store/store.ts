@@ -1,6 +1,7 @@
 import { alertsStore } from './alerts-store.js';
 import { alertEvaluationStore } from './alert-evaluation-store.js';
 import { instancesStore } from './instances-store.js';
+import { rateCountsStore } from './rate-counts-store.js';
 import { leasesStore } from './leases-store.js';
 import { loginAttemptsStore } from './login-attempts-store.js';
 import { sessionsStore } from './sessions-store.js';
@@ -42,6 +43,7 @@ export function createStore(database: Database) {
     alertEvaluation: alertEvaluationStore(db, database.dialect),
     leases: leasesStore(db),
     instances: instancesStore(db),
+    rateCounts: rateCountsStore(db),
     sessions: sessionsStore(db),
     loginAttempts: loginAttemptsStore(db),
   };

@@ -10,6 +10,7 @@ import * as messagesAsServed from './0008-messages-as-served.js';
 import * as thingsFillfactor from './0009-things-fillfactor.js';
 import * as instances from './0010-instances.js';
 import * as mqttSealedPasswords from './0013-mqtt-sealed-passwords.js';
+import * as rateCounts from './0014-rate-counts.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009-things-fillfactor': thingsFillfactor,
   '0010-instances': instances,
   '0013-mqtt-sealed-passwords': mqttSealedPasswords,
+  '0014-rate-counts': rateCounts,
 };
