@@ -111,6 +111,18 @@ for (const target of storeTargets) {
       assert.equal(pagesRead, pages + 1, 'every page once, and one empty read that ends the thing');
     });
 
+    test('HEAD answers the headers and reads nothing from the store', async () => {
+      pagesRead = 0;
+      const response = await fetch(server.url(`${server.config.restBasePath}/things/BIG-1/messages/export?format=csv`), {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'text/csv; charset=utf-8');
+      assert.match(response.headers.get('content-disposition') ?? '', /^attachment; filename="thing-BIG-1-messages.csv"/);
+      assert.equal(await settled(() => pagesRead), 0);
+    });
+
     test('a client that goes away ends the export: no further pages are read', async () => {
       pagesRead = 0;
       const { response, abort } = await startExport();

@@ -122,8 +122,9 @@ function formatFromAccept(accept: string | undefined): 'csv' | undefined {
  * generator between pages. So the server holds about one page per export whatever the range or the reader's pace.
  */
 function sendExport(reply: FastifyReply, exported: MessageExport): FastifyReply {
-  return reply
-    .type(exported.contentType)
-    .header('content-disposition', exported.contentDisposition)
-    .send(Readable.from(exported.chunks, { objectMode: false }));
+  reply.type(exported.contentType).header('content-disposition', exported.contentDisposition);
+  // HEAD (fastify answers it with the GET route) gets the headers only: fastify would drain a stream body, reading
+  // the whole range from the store to send none of it.
+  if (reply.request.method === 'HEAD') return reply.send();
+  return reply.send(Readable.from(exported.chunks, { objectMode: false }));
 }
