@@ -63,6 +63,7 @@ for (const target of storeTargets) {
     let server: TestApp;
     let token: string;
     let pagesRead = 0;
+    let failAtPage: number | undefined;
 
     before(async () => {
       const url = await target.createUrl();
@@ -74,6 +75,7 @@ for (const target of storeTargets) {
       const readPage = messages.exportPage.bind(messages);
       messages.exportPage = async (query) => {
         pagesRead += 1;
+        if (pagesRead === failAtPage) throw new Error('store gone');
         return readPage(query);
       };
     });
@@ -109,6 +111,20 @@ for (const target of storeTargets) {
         'each message once, oldest first',
       );
       assert.equal(pagesRead, pages + 1, 'every page once, and one empty read that ends the thing');
+    });
+
+    test('a store failure after the first byte cuts the connection: the client sees an incomplete body, not a short file', async () => {
+      pagesRead = 0;
+      failAtPage = 3;
+      try {
+        const response = await fetch(server.url(`${server.config.restBasePath}/things/BIG-1/messages/export`), {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        assert.equal(response.status, 200);
+        await assert.rejects(response.text());
+      } finally {
+        failAtPage = undefined;
+      }
     });
 
     test('HEAD answers the headers and reads nothing from the store', async () => {
