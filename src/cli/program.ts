@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-error.js';
 import { AppError } from '../domain/errors.js';
 import type { CliIo } from './cli-io.js';
+import { registerBackupCommands } from './commands/backup-commands.js';
 import { registerClientCommands } from './commands/client-commands.js';
 import { registerKeysCommands } from './commands/keys-commands.js';
 import { registerMigrateCommand } from './commands/migrate-command.js';
@@ -33,6 +34,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerKeysCommands(program, io);
   registerSimulateCommand(program, io);
   registerStatusCommand(program, io);
+  registerBackupCommands(program, io);
   try {
     // With no command at all, `thingdesk` serves: the same as `thingdesk serve`.
     await program.parseAsync(argv.length === 0 ? ['serve'] : [...argv], { from: 'user' });

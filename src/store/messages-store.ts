@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ExportPageQuery, ExportRow } from '../domain/messages/export-types.js';
 import type { Schema } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
 
@@ -23,6 +24,14 @@ export function messagesStore(db: Kysely<Schema>, directReads: SqliteDirectReads
      */
     async listJson(query: MessageQuery): Promise<string[]> {
       return (directReads && listDirect(directReads, query)) ?? listWithQueryBuilder(db, query);
+    },
+    /**
+     * One page of an export: the thing's messages in primary key order (tsmTs, tsmId, fingerprint ascending) after
+     * `query.after`, at most `limit`. Each page is a fresh range read of the primary key, so an export holds no
+     * cursor or transaction open between pages, whatever its length (keyset paging).
+     */
+    async exportPage(query: ExportPageQuery): Promise<ExportRow[]> {
+      return (directReads && exportPageDirect(directReads, query)) ?? exportPageWithQueryBuilder(db, query);
     },
     async count(tuid: string): Promise<number> {
       const row = await db
@@ -71,4 +80,51 @@ function listDirect(directReads: SqliteDirectReads, query: MessageQuery): string
   }
   const text = `select body from messages where ${conditions.join(' and ')} order by tsm_ts desc, tsm_id desc, fingerprint desc limit ?`;
   return directReads.statement<string>(text, 'firstColumn')?.all(...parameters, query.limit);
+}
+
+async function exportPageWithQueryBuilder(db: Kysely<Schema>, query: ExportPageQuery): Promise<ExportRow[]> {
+  let select = db.selectFrom('messages').select(['tsm_ts', 'tsm_id', 'fingerprint', 'body']).where('tuid', '=', query.tuid);
+  if (query.from !== undefined) select = select.where('tsm_ts', '>=', query.from);
+  if (query.to !== undefined) select = select.where('tsm_ts', '<=', query.to);
+  if (query.messageIds?.length) select = select.where('tsm_id', 'in', [...query.messageIds]);
+  if (query.eventIds?.length) select = select.where('tsm_ev', 'in', [...query.eventIds]);
+  const after = query.after;
+  if (after) {
+    // The row value comparison is what the primary key orders by; the plain `tsm_ts >=` beside it bounds the range.
+    select = select
+      .where('tsm_ts', '>=', after.tsmTs)
+      .where((eb) => eb(eb.refTuple('tsm_ts', 'tsm_id', 'fingerprint'), '>', eb.tuple(after.tsmTs, after.tsmId, after.fingerprint)));
+  }
+  const rows = await select.orderBy('tsm_ts').orderBy('tsm_id').orderBy('fingerprint').limit(query.limit).execute();
+  return rows.map((row) => ({ tsmTs: row.tsm_ts, tsmId: row.tsm_id, fingerprint: row.fingerprint, body: row.body }));
+}
+
+/** The export page as a SQLite prepared statement (see listDirect); undefined while a transaction is open. */
+function exportPageDirect(directReads: SqliteDirectReads, query: ExportPageQuery): ExportRow[] | undefined {
+  const conditions = ['tuid = ?'];
+  const parameters: unknown[] = [query.tuid];
+  if (query.from !== undefined) {
+    conditions.push('tsm_ts >= ?');
+    parameters.push(query.from);
+  }
+  if (query.to !== undefined) {
+    conditions.push('tsm_ts <= ?');
+    parameters.push(query.to);
+  }
+  if (query.messageIds?.length) {
+    conditions.push('tsm_id in (select value from json_each(?))');
+    parameters.push(JSON.stringify(query.messageIds));
+  }
+  if (query.eventIds?.length) {
+    conditions.push('tsm_ev in (select value from json_each(?))');
+    parameters.push(JSON.stringify(query.eventIds));
+  }
+  if (query.after) {
+    conditions.push('tsm_ts >= ?', '(tsm_ts, tsm_id, fingerprint) > (?, ?, ?)');
+    parameters.push(query.after.tsmTs, query.after.tsmTs, query.after.tsmId, query.after.fingerprint);
+  }
+  const text =
+    `select tsm_ts as tsmTs, tsm_id as tsmId, fingerprint, body from messages where ${conditions.join(' and ')} ` +
+    'order by tsm_ts, tsm_id, fingerprint limit ?';
+  return directReads.statement<ExportRow>(text, 'rows')?.all(...parameters, query.limit);
 }

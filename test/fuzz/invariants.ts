@@ -57,6 +57,8 @@ export function assertRestResponse(result: HttpResult, context: string): void {
     [200, 400, 401, 403, 404, 405, 409, 413, 415].includes(result.status),
     `unexpected status ${result.status}: ${result.text.slice(0, 300)}: ${context}`,
   );
+  // A message export streams NDJSON or CSV (its errors are JSON like every other).
+  if (result.status === 200 && /^(application\/x-ndjson|text\/csv; charset=utf-8)$/.test(result.headers.get('content-type') ?? '')) return;
   assert.match(result.headers.get('content-type') ?? '', /^application\/json; charset=utf-8$/, context);
   const body = parseJson(result, context) as Record<string, unknown>;
   assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), `body is not a JSON object: ${context}`);

@@ -136,6 +136,13 @@ const idListText = fc.oneof(
   nastyString,
   fc.constantFrom(',', '1,,2', ' 1 , 2 ', '1;2', '99999999999', '1,'.repeat(1000)),
 );
+const exportQuery = queryString({
+  format: fc.oneof(fc.constantFrom('csv', 'ndjson', 'CSV', ''), nastyString),
+  messageid: idListText,
+  eventid: idListText,
+  from: unixText,
+  to: unixText,
+});
 const statusValue = poolOrNasty(installationStatuses);
 
 /** One command, valid or nearly so. */
@@ -204,6 +211,14 @@ export const endpoints: Record<string, fc.Arbitrary<FuzzRequest>> = {
     fc
       .tuple(tuid, queryString({ limit: integerText, messageid: idListText, eventid: idListText, from: unixText, to: unixText }))
       .map(([t, q]) => `/things/${t}/messages${q}`),
+  ),
+  'GET /things/{tuid}/messages/export': request(
+    'GET',
+    fc.tuple(tuid, exportQuery).map(([t, q]) => `/things/${t}/messages/export${q}`),
+  ),
+  'GET /groups/{groupid}/messages/export': request(
+    'GET',
+    fc.tuple(groupRef, exportQuery).map(([g, q]) => `/groups/${g}/messages/export${q}`),
   ),
   'POST /things/{tuid}/commands': request(
     'POST',

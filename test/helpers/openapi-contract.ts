@@ -18,8 +18,11 @@ export interface OpenApiDocument {
 export interface ContractCheck {
   /** The operation answering `method path`, or undefined for a path or method the document does not have. */
   operationOf(method: string, path: string): string | undefined;
-  /** Problems of one response, empty when it matches the document (or is outside it). */
-  problemsOf(method: string, path: string, status: number, body: unknown): string[];
+  /**
+   * Problems of one response, empty when it matches the document (or is outside it). A response in a documented
+   * media type other than JSON (an export's CSV) is checked for its status and media type only.
+   */
+  problemsOf(method: string, path: string, status: number, body: unknown, contentType?: string | null): string[];
 }
 
 const contracts = new WeakMap<TestApp, Promise<ContractCheck>>();
@@ -54,11 +57,13 @@ export function compileContract(document: OpenApiDocument): ContractCheck {
   };
   return {
     operationOf: (method, path) => find(method, path)?.operation.operationId,
-    problemsOf(method, path, status, body) {
+    problemsOf(method, path, status, body, contentType) {
       const found = find(method, path);
       if (!found) return [];
       const response = found.operation.responses[String(status)];
       if (!response) return [`${method} ${found.template}: status ${status} is not documented`];
+      const media = contentType?.split(';')[0]!.trim();
+      if (media && media !== 'application/json' && response.content?.[media]) return [];
       const schema = response.content?.['application/json']?.schema;
       if (!schema) return [`${method} ${found.template} ${status}: no JSON schema documented`];
       const key = `${method} ${found.template} ${status}`;

@@ -72,7 +72,13 @@ export class RestClient {
     } catch {
       parsed = undefined;
     }
-    const problems = (await contractOf(this.server)).problemsOf(method, path, response.status, parsed);
+    const problems = (await contractOf(this.server)).problemsOf(
+      method,
+      path,
+      response.status,
+      parsed,
+      response.headers.get('content-type'),
+    );
     if (problems.length > 0)
       throw new Error(
         `${method} ${path} answered ${response.status} outside openapi.json: ${problems.join('; ')}; body ${text.slice(0, 300)}`,

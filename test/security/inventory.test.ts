@@ -31,6 +31,9 @@ const endpoints: [method: string, path: string][] = [
   ['get', '/things/alerts/count'],
   ['get', '/catalog'],
   ['get', '/catalog/{tsmId}'],
+  // SPEC section 9 additions.
+  ['get', '/things/{tuid}/messages/export'],
+  ['get', '/groups/{groupid}/messages/export'],
 ];
 
 describe('API inventory', () => {

@@ -37,6 +37,8 @@ describe('object-level authorization across organizations (REST)', () => {
   const cases: { name: string; claims?: boolean; call: (client: RestClient, thing: string, group: string) => Promise<RestResponse> }[] = [
     { name: 'GET /things/{tuid}', call: (c, t) => c.get(`/things/${t}`) },
     { name: 'GET /things/{tuid}/messages', call: (c, t) => c.get(`/things/${t}/messages?limit=10`) },
+    { name: 'GET /things/{tuid}/messages/export', call: (c, t) => c.get(`/things/${t}/messages/export?format=csv`) },
+    { name: 'GET /groups/{id}/messages/export', call: (c, _t, g) => c.get(`/groups/${g}/messages/export`) },
     { name: 'POST /things/{tuid}/commands', call: (c, t) => c.post(`/things/${t}/commands`, command) },
     { name: 'GET /things/{tuid}/commands', call: (c, t) => c.get(`/things/${t}/commands`) },
     { name: 'GET /things/{tuid}/alerts', call: (c, t) => c.get(`/things/${t}/alerts`) },

@@ -8,6 +8,7 @@ import { registerCatalogRoutes } from './routes/catalog-routes.js';
 import { registerCommandRoutes } from './routes/command-routes.js';
 import { registerGroupRoutes } from './routes/group-routes.js';
 import { registerInstallationRoutes } from './routes/installation-routes.js';
+import { registerMessageExportRoutes } from './routes/message-export-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
 import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
@@ -34,6 +35,7 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerAuthRoutes(rest, deps);
       registerThingRoutes(rest, deps);
       registerMessageRoutes(rest, deps);
+      registerMessageExportRoutes(rest, deps);
       registerCommandRoutes(rest, deps);
       registerInstallationRoutes(rest, deps);
       registerGroupRoutes(rest, deps);

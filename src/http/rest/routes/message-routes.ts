@@ -4,7 +4,8 @@ import { dataArrayJson } from '../presenters.js';
 import type { RestApp, RestDeps } from '../rest-deps.js';
 import { TuidParams, errors } from '../schemas.js';
 
-const idList = Type.String({
+/** A list of ids in a query string, as the message endpoints take them (`messageid`, `eventid`). */
+export const idList = Type.String({
   pattern: '^\\s*\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*$',
   description: 'comma-separated integers',
   'x-expected': 'comma-separated whole numbers',
@@ -58,6 +59,7 @@ export function registerMessageRoutes(app: RestApp, deps: RestDeps): void {
   );
 }
 
-function parseIdList(text: string | undefined): number[] | undefined {
+/** The ids of an `idList` parameter (already checked by its pattern), or undefined when absent. */
+export function parseIdList(text: string | undefined): number[] | undefined {
   return text === undefined ? undefined : text.split(',').map((part) => Number(part.trim()));
 }
