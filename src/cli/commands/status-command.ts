@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { deploymentStatus, type InstanceStatus } from '../../domain/deployment/instance-registry.js';
+import { deploymentStatus, keepsInstanceRegister, type InstanceStatus } from '../../domain/deployment/instance-registry.js';
 import { withStore, type CliIo } from '../cli-io.js';
 
 /** `thingdesk status [--json]`: the deployment's instances as the store sees them, live and silent. */
@@ -11,7 +11,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
     .action(async (options: { json?: boolean }) => {
       const { instances, register } = await withStore(io, async (deps, config) => ({
         instances: await deploymentStatus(deps),
-        register: !config.databaseUrl.startsWith('file:'),
+        register: keepsInstanceRegister(config.databaseUrl),
       }));
       if (!register) {
         // One process serves a SQLite store; the register is kept where several instances share PostgreSQL.

@@ -50,6 +50,14 @@ export class InstanceRegistry {
   }
 }
 
+/**
+ * Instances register where several can share the store, PostgreSQL; one process serves a SQLite file, and a
+ * heartbeat write there would wait on the ingest writer's lock.
+ */
+export function keepsInstanceRegister(databaseUrl: string): boolean {
+  return !databaseUrl.startsWith('file:');
+}
+
 export interface InstanceStatus extends InstanceRecord {
   /** Heard from within `silentAfterMs`. */
   live: boolean;

@@ -33,6 +33,7 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     users: manager,
     apiClients: manager,
     mqttCredentials: manager,
+    deployment: manager,
   },
   Mutation: {
     login: ['anonymous'],

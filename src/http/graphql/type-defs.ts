@@ -337,6 +337,40 @@ export const typeDefs = /* GraphQL */ `
     revoked: Boolean!
   }
 
+  "The platform's instances. They register only on PostgreSQL, where several can share the store."
+  type Deployment {
+    "False on SQLite: one process serves the store and keeps no register (the list is then empty)."
+    registered: Boolean!
+    "Every registered instance, newest start first."
+    instances: [PlatformInstance!]!
+  }
+
+  "One running platform process, as of its last heartbeat (every 5 s). Its host is not shown: it is the operator's, not the organization's."
+  type PlatformInstance {
+    "The instance id: MQTT_CLIENT_ID and a random suffix; it names the instance in leases and broker client ids."
+    id: ID!
+    "The platform version it runs."
+    version: String!
+    "When it started, in Unix seconds."
+    startedAt: Int!
+    "Its last heartbeat, in Unix seconds."
+    heartbeatAt: Int!
+    "Heard from within the last 15 s."
+    live: Boolean!
+    "Its MQTT side: embedded or external."
+    broker: String!
+    "External broker: the consumer slots it runs."
+    consumerSlots: [Int!]!
+    "External broker: uplinks received and not yet acknowledged (null with the embedded broker)."
+    uplinksInFlight: Int
+    "External broker: how long the oldest unacknowledged uplink has waited, in milliseconds (null with the embedded broker)."
+    consumerLagMs: Int
+    "GraphQL subscriptions open on it."
+    liveSubscriptions: Int
+    "The cluster leases it holds: the alert engine's, its consumer slots, its membership."
+    leases: [String!]!
+  }
+
   "A new MQTT credential; the password is shown this once."
   type MqttCredentialSecret {
     "The MQTT username."
@@ -436,6 +470,8 @@ export const typeDefs = /* GraphQL */ `
     apiClients: [ApiClient!]!
     "The organization's MQTT credentials."
     mqttCredentials: [MqttCredential!]!
+    "The platform instances serving this deployment, live and silent, as they last reported themselves."
+    deployment: Deployment!
   }
 
   "Writes. Every one acts within the caller's organization only."

@@ -56,6 +56,8 @@ const specManagerMutations = [
 ];
 /** Manager mutations beyond the SPEC's list. */
 const managerMutationExtras = ['renameGroup'];
+/** Manager queries beyond the SPEC's list (issue 18: the deployment's instances). */
+const managerQueryExtras = ['deployment'];
 
 const sorted = (names: readonly string[]) => [...names].sort();
 const specRoots: Record<Audience, Record<OperationType, string[]>> = {
@@ -71,7 +73,7 @@ const specRoots: Record<Audience, Record<OperationType, string[]>> = {
     Subscription: sorted(['messages', 'alerts']),
   },
   Manager: {
-    Query: sorted([...specViewerQueries, ...readOnlyExtras, ...specManagerQueries]),
+    Query: sorted([...specViewerQueries, ...readOnlyExtras, ...specManagerQueries, ...managerQueryExtras]),
     Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations, ...specManagerMutations, ...managerMutationExtras]),
     Subscription: sorted(['messages', 'alerts']),
   },
@@ -100,6 +102,8 @@ const managerOnlyTypes = [
   'MqttCredentialSecret',
   'MqttCredentialKind',
   'SendCommandsResult',
+  'Deployment',
+  'PlatformInstance',
 ];
 /** Types only the field-service mutations use. */
 const fieldServiceTypes = ['InstallationResult'];

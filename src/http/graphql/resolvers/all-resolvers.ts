@@ -3,6 +3,7 @@ import { GraphQLJSON } from './json-scalar.js';
 import { alertResolvers } from './alert-resolvers.js';
 import { catalogResolvers } from './catalog-resolvers.js';
 import { commandResolvers } from './command-resolvers.js';
+import { deploymentResolvers } from './deployment-resolvers.js';
 import { groupResolvers } from './group-resolvers.js';
 import { identityResolvers } from './identity-resolvers.js';
 import { installationResolvers } from './installation-resolvers.js';
@@ -22,6 +23,7 @@ export function allResolvers(): IResolvers {
     commandResolvers,
     installationResolvers,
     groupResolvers,
+    deploymentResolvers,
   ] as IResolvers[];
   const merged: Record<string, Record<string, unknown>> = { JSON: GraphQLJSON as never };
   for (const group of groups) {
