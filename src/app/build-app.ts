@@ -136,7 +136,10 @@ export async function startApp(options: AppOptions): Promise<App> {
     }
     // The instances sharing the broker's uplinks each store a part: live streams here hear the others'
     // (message-relay.ts). Stopped after ingest drained, so the last batches of a stopping instance are relayed too.
-    const relay = config.mqttUrl === undefined ? undefined : new MessageRelay({ url: config.mqttUrl, instanceId, events, logger });
+    const relay =
+      config.mqttUrl === undefined || !config.mqttLiveRelay
+        ? undefined
+        : new MessageRelay({ url: config.mqttUrl, instanceId, events, logger });
     if (relay) stoppers.push(() => relay.stop());
     const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());

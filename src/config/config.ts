@@ -110,6 +110,8 @@ export interface Config {
   mqttConsumerReceiveMaximum: number;
   /** External broker: the shared subscription group all instances of one deployment join. */
   mqttSharedGroup: string;
+  /** External broker: relay each instance's stored uplinks to the others' live streams (message-relay.ts). */
+  mqttLiveRelay: boolean;
   /** External broker: who keeps its credentials and access rules: the operator (`none`) or the platform. */
   mqttAuth: MqttAuthMode;
   /** MQTT_AUTH=mosquitto-dynsec: the key that seals MQTT passwords so the platform can provision them again. */
@@ -243,6 +245,11 @@ const settings = {
     read: (name: string, raw: string) => parseInteger(name, raw, 1, 65_535),
   },
   mqttSharedGroup: { variable: 'MQTT_SHARED_GROUP', fallback: 'thingdesk', read: parseClientId },
+  mqttLiveRelay: {
+    variable: 'MQTT_LIVE_RELAY',
+    fallback: 'on',
+    read: (name: string, raw: string) => parseChoice(name, raw, ['on', 'off'] as const) === 'on',
+  },
   mqttAuth: { variable: 'MQTT_AUTH', fallback: 'none', read: (name: string, raw: string) => parseChoice(name, raw, mqttAuthModes) },
   mqttAuthSealingKey: { variable: 'MQTT_AUTH_SEALING_KEY', fallback: undefined, read: parseSealingKey },
   trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },

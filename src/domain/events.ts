@@ -70,6 +70,11 @@ export class DomainEventBus {
     this.emitter.emit(`any:${name}`, event);
   }
 
+  /** Whether anything here would hear a relayed `name` (a relay may skip decoding what nobody would hear). */
+  hasRelayListeners(name: DomainEventName): boolean {
+    return this.emitter.listenerCount(`any:${name}`) > 0;
+  }
+
   /** An event another instance emitted (never emitted again to `on` listeners: its side effects happened there). */
   emitRelayed<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
     this.emitter.emit(`any:${name}`, event);

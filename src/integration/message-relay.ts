@@ -11,7 +11,7 @@ import type { Logger } from '../observability/logger.js';
  * committed, one MQTT message per batch, on its own relay topic, and re-emits what the others published as relayed
  * (`DomainEventBus.emitRelayed`: live streams hear it; the data feed, alerts and answer matching, which already ran
  * where the batch was stored, do not). The broker does the fan-out it is built for, at one publish per batch rather
- * than one per message; PostgreSQL NOTIFY (cluster-events.ts) was measured and rejected for this (docs/decisions.md).
+ * than one per message; PostgreSQL NOTIFY (cluster-events.ts) was weighed and set aside for this (docs/decisions.md).
  *
  * Exactly once: the subscription asks the broker not to send an instance its own publishes (MQTT 5 No Local) and
  * the origin is checked besides. While this link is down, other instances' uplinks are missed: `relayLinkChanged`
@@ -76,32 +76,76 @@ export class MessageRelay {
     const client = this.client;
     // Also while the link is down: mqtt.js keeps QoS 1 publishes and sends them on reconnection, so the others get them late rather than never.
     if (!client) return;
-    const payload = JSON.stringify({ o: this.deps.instanceId, m: messages.map(toWire) } satisfies RelayBatch);
     client
-      .publishAsync(clusterMessagesTopic(this.deps.instanceId), payload, { qos: 1 })
+      .publishAsync(clusterMessagesTopic(this.deps.instanceId), encodeBatch(this.deps.instanceId, messages), { qos: 1 })
       .catch((error: unknown) => this.deps.logger.warn({ err: (error as Error).message }, 'message relay: batch not relayed'));
   }
 
   private received(payload: Buffer): void {
-    let batch: RelayBatch;
-    try {
-      batch = JSON.parse(payload.toString('utf8')) as RelayBatch;
-    } catch {
+    // Nothing here follows live messages now (no subscription): the batch need not even be read.
+    if (!this.deps.events.hasRelayListeners('messagesStored')) return;
+    const batch = decodeBatch(payload);
+    if (!batch) {
       this.deps.logger.warn('message relay: unreadable batch ignored');
       return;
     }
-    if (batch.o === this.deps.instanceId || !Array.isArray(batch.m)) return;
-    this.deps.events.emitRelayed('messagesStored', { messages: batch.m.map(fromWire) });
+    if (batch.origin === this.deps.instanceId) return;
+    this.deps.events.emitRelayed('messagesStored', { messages: batch.messages });
   }
 }
 
-/** A batch on the relay topic: the origin instance and its messages as positional arrays (compact, and fast to parse). */
-interface RelayBatch {
-  o: string;
-  m: WireMessage[];
+/**
+ * A batch on the relay topic: one line of JSON (the origin and each message's envelope, with its body's length),
+ * then the bodies one after the other, as stored. Carrying the bodies outside the JSON spares escaping them on one
+ * side and unescaping them on the other, which was most of the relay's cost.
+ */
+export function encodeBatch(origin: string, messages: readonly StoredMessage[]): string {
+  const head: RelayHead = {
+    o: origin,
+    m: messages.map((m) => [
+      m.organizationId,
+      m.tuid,
+      m.tsmId,
+      m.tsmEv,
+      m.tsmTs,
+      m.gatewayTuid,
+      m.fingerprint,
+      m.groupId,
+      m.receivedAt,
+      m.body.length,
+      m.problems.length > 0 ? m.problems : 0,
+    ]),
+  };
+  // JSON.stringify never writes a raw line break, so the first one ends the head.
+  return `${JSON.stringify(head)}\n${messages.map((m) => m.body).join('')}`;
 }
 
-type WireMessage = [
+export function decodeBatch(payload: Buffer): { origin: string; messages: StoredMessage[] } | undefined {
+  const text = payload.toString('utf8');
+  const end = text.indexOf('\n');
+  if (end < 0) return undefined;
+  let head: RelayHead;
+  try {
+    head = JSON.parse(text.slice(0, end)) as RelayHead;
+  } catch {
+    return undefined;
+  }
+  if (typeof head.o !== 'string' || !Array.isArray(head.m)) return undefined;
+  let offset = end + 1;
+  const messages = head.m.map((wire) => {
+    const body = text.slice(offset, offset + wire[9]);
+    offset += wire[9];
+    return fromWire(wire, body);
+  });
+  return offset === text.length ? { origin: head.o, messages } : undefined;
+}
+
+interface RelayHead {
+  o: string;
+  m: WireEnvelope[];
+}
+
+type WireEnvelope = [
   organizationId: string,
   tuid: string,
   tsmId: number,
@@ -111,16 +155,12 @@ type WireMessage = [
   fingerprint: string,
   groupId: string | null,
   receivedAt: number,
-  body: string,
-  problems: readonly Problem[],
+  bodyLength: number,
+  problems: readonly Problem[] | 0,
 ];
 
-function toWire(m: StoredMessage): WireMessage {
-  return [m.organizationId, m.tuid, m.tsmId, m.tsmEv, m.tsmTs, m.gatewayTuid, m.fingerprint, m.groupId, m.receivedAt, m.body, m.problems];
-}
-
-function fromWire(wire: WireMessage): StoredMessage {
-  const [organizationId, tuid, tsmId, tsmEv, tsmTs, gatewayTuid, fingerprint, groupId, receivedAt, body, problems] = wire;
+function fromWire(wire: WireEnvelope, body: string): StoredMessage {
+  const [organizationId, tuid, tsmId, tsmEv, tsmTs, gatewayTuid, fingerprint, groupId, receivedAt, , problems] = wire;
   let parsed: Readonly<Record<string, unknown>> | undefined;
   return {
     organizationId,
@@ -133,7 +173,7 @@ function fromWire(wire: WireMessage): StoredMessage {
     groupId,
     receivedAt,
     body,
-    problems,
+    problems: problems === 0 ? [] : problems,
     // Parsed only if a listener reads it: live streams serve `body` as it is.
     get message() {
       return (parsed ??= JSON.parse(body) as Readonly<Record<string, unknown>>);

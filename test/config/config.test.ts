@@ -103,6 +103,7 @@ describe('configuration', () => {
     ['CORS_ORIGINS', 'ftp://files.example'],
     ['CORS_ORIGINS', 'https://user@a.example'],
     ['MQTT_AUTH', 'http-basic'],
+    ['MQTT_LIVE_RELAY', 'maybe'],
     ['MQTT_AUTH_SEALING_KEY', 'too-short'],
   ];
   for (const [variable, value] of invalid) {
