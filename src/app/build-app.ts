@@ -33,6 +33,7 @@ import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
+import { timedStore } from '../store/timed-store.js';
 import { bootstrapIfEmpty, checkBootstrapValues, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, infoGauge, observeRuntime, observedGauge, type Metrics } from '../observability/metrics.js';
@@ -105,7 +106,11 @@ export async function startApp(options: AppOptions): Promise<App> {
   try {
     // PostgreSQL was migrated above; SQLite (a file, or :memory:) on the connection it will serve from.
     if (database.dialect === 'sqlite') await migrateToLatest(database);
-    const store = createStore(database);
+    // Every store call is timed by operation (thingdesk_store_query_duration_seconds), on both dialects.
+    const store = timedStore(createStore(database), (operation) => {
+      const series = metrics.storeQuerySeconds.labels(operation);
+      return (seconds) => series.observe(seconds);
+    });
     const signingKeys = new SigningKeys(store.signingKeys, clock);
     await signingKeys.start();
 
