@@ -107,10 +107,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     // PostgreSQL was migrated above; SQLite (a file, or :memory:) on the connection it will serve from.
     if (database.dialect === 'sqlite') await migrateToLatest(database);
     // Every store call is timed by operation (thingdesk_store_query_duration_seconds), on both dialects.
-    const store = timedStore(createStore(database), (operation) => {
-      const series = metrics.storeQuerySeconds.labels(operation);
-      return (seconds) => series.observe(seconds);
-    });
+    const store = timedStore(createStore(database), (operation) => metrics.storeQuerySeconds.observer(operation));
     const signingKeys = new SigningKeys(store.signingKeys, clock);
     await signingKeys.start();
 

@@ -45,8 +45,9 @@ function timeCalls(
       done();
       throw error;
     }
-    if (result instanceof Promise) return result.finally(done);
-    done();
+    // Timed on a side chain: the caller awaits the method's own promise, with no extra step added to it.
+    if (result instanceof Promise) result.then(done, done);
+    else done();
     return result;
   };
 }
