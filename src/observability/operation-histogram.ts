@@ -8,10 +8,11 @@ interface Series {
 }
 
 /**
- * A histogram with one label whose observation is a few array writes, exported through prom-client's registry in
- * the same text format as its Histogram. prom-client's Histogram hashes the label set and converts it on every
- * observation: timing each store call with it added 2 to 5 µs to a SQLite direct read of about as much (things.get,
- * measured in-process), where this adds well under one. A label value's observer is made once and kept by its caller.
+ * A histogram with one label whose observation is a bucket search and three additions, exported through
+ * prom-client's registry in the same text format as its Histogram. prom-client's Histogram hashes the label set on
+ * every observation, which on the store's fastest calls (a SQLite direct read of 2 to 3 µs) measured about half a
+ * microsecond more per call than this (docs/decisions.md, store query time). A label value's observer is made once
+ * and kept by its caller.
  */
 export class OperationHistogram {
   readonly type = 'histogram';
