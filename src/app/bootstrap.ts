@@ -8,6 +8,14 @@ import {
   createUser,
   type IdentityDeps,
 } from '../domain/identity/identity-service.js';
+import {
+  checkClientSecret,
+  checkCredentialId,
+  checkEmail,
+  checkOrganizationName,
+  checkPassword,
+  collectProblems,
+} from '../domain/identity/identity-rules.js';
 import { generateSecret } from '../domain/identity/secrets.js';
 
 /** What a first start created. Secrets appear only when they were generated (the operator knows the others). */
@@ -24,6 +32,24 @@ export interface BootstrapReport {
 
 const defaultOrganizationName = 'thingdesk';
 const defaultEmail = 'admin@thingdesk.local';
+
+/**
+ * Checks the BOOTSTRAP_* values the operator set against the identity rules, before anything is created or any
+ * port is bound: a value that breaks a rule stops start-up naming its variable, and the store stays empty (a
+ * half-created organization would make the next start skip the bootstrap and its one-time secrets).
+ */
+export function checkBootstrapValues(values: BootstrapConfig): void {
+  const [problem] = collectProblems(
+    values.organizationName === undefined ? undefined : checkOrganizationName('BOOTSTRAP_ORG', values.organizationName),
+    values.email === undefined ? undefined : checkEmail('BOOTSTRAP_EMAIL', values.email.trim()),
+    values.password === undefined ? undefined : checkPassword('BOOTSTRAP_PASSWORD', values.password),
+    values.clientId === undefined ? undefined : checkCredentialId('BOOTSTRAP_CLIENT_ID', values.clientId),
+    values.clientSecret === undefined ? undefined : checkClientSecret('BOOTSTRAP_CLIENT_SECRET', values.clientSecret),
+    values.mqttUsername === undefined ? undefined : checkCredentialId('BOOTSTRAP_MQTT_USERNAME', values.mqttUsername),
+    values.mqttPassword === undefined ? undefined : checkPassword('BOOTSTRAP_MQTT_PASSWORD', values.mqttPassword),
+  );
+  if (problem) throw new ConfigError(problem.field, problem.message);
+}
 
 /**
  * On an empty store (no organization yet), creates the organization, a Manager, an API client and a gateway MQTT

@@ -35,14 +35,15 @@ import { AlertEngine } from '../domain/alerts/alert-engine.js';
 import { InstanceRegistry } from '../domain/deployment/instance-registry.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
-import { openDatabase, type Database } from '../store/database.js';
 import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
-import { bootstrapIfEmpty, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
+import { timedStore } from '../store/timed-store.js';
+import { bootstrapIfEmpty, checkBootstrapValues, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, infoGauge, observeRuntime, observedGauge, type Metrics } from '../observability/metrics.js';
 import { startMqtt } from './start-mqtt.js';
+import { openStore } from './open-store.js';
 
 export interface AppOptions {
   config: Config;
@@ -82,8 +83,8 @@ export interface App {
 }
 
 /**
- * The composition root: opens and migrates the store, loads signing keys, bootstraps an empty store, starts the
- * MQTT side and the ingest pipeline, builds the HTTP server and listens. Each collaborator is created here once
+ * The composition root: opens and migrates the store, loads signing keys, starts the MQTT side and the ingest
+ * pipeline, builds the HTTP server and listens, then bootstraps an empty store. Each collaborator is created here once
  * and passed explicitly. Fails with a ConfigError naming the variable when the database, broker or a port cannot
  * be used; whatever had started is stopped again.
  */
@@ -93,6 +94,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = createMetrics({ version: packageVersion });
   const events = new DomainEventBus((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
+  checkBootstrapValues(config.bootstrap);
 
   // Migrations may take longer than a request may wait: on PostgreSQL they run on connections without the timeout.
   if (!config.databaseUrl.startsWith('file:')) {
@@ -109,14 +111,13 @@ export async function startApp(options: AppOptions): Promise<App> {
   try {
     // PostgreSQL was migrated above; SQLite (a file, or :memory:) on the connection it will serve from.
     if (database.dialect === 'sqlite') await migrateToLatest(database);
-    const store = createStore(database);
+    // Every store call is timed by operation (thingdesk_store_query_duration_seconds), on both dialects.
+    const store = timedStore(createStore(database), (operation) => metrics.storeQuerySeconds.observer(operation));
     const signingKeys = new SigningKeys(store.signingKeys, clock);
     await signingKeys.start();
     // With a managed broker, MQTT passwords are also sealed, so the platform can provision them there (docs/mqtt.md).
     const sealMqttPassword = mqttPasswordSealer(config.mqttAuthSealingKey);
     const sealing = sealMqttPassword && { sealMqttPassword };
-    const bootstrap = await bootstrapIfEmpty({ store, clock, ...sealing }, config.bootstrap);
-    if (bootstrap) (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap));
 
     // No thing may take a TUID that is a fixed path segment where the API takes a TUID (`alerts`), derived from
     // the REST routes before anything can claim a thing (uplinks start below).
@@ -159,10 +160,11 @@ export async function startApp(options: AppOptions): Promise<App> {
       maxConcurrent: config.ingestConcurrency ?? 2,
     });
     stoppers.push(() => ingest.drain());
+    let brokerCredentials: DynsecCredentials | undefined;
     if (config.mqttAuth === 'mosquitto-dynsec') {
       // Before the consumers and publisher connect: the platform's own user gets its topics from it.
       const key = config.mqttAuthSealingKey!;
-      const brokerCredentials = new DynsecCredentials({
+      brokerCredentials = new DynsecCredentials({
         url: config.mqttUrl!,
         instanceId,
         feedTemplate: config.integrationTopic,
@@ -172,8 +174,9 @@ export async function startApp(options: AppOptions): Promise<App> {
         logger,
         reconcileMs: 10_000,
       });
-      stoppers.push(() => brokerCredentials.stop());
-      await brokerCredentials.start().catch((error: unknown) => {
+      const started = brokerCredentials;
+      stoppers.push(() => started.stop());
+      await started.start().catch((error: unknown) => {
         throw new ConfigError('MQTT_AUTH', `cannot manage the broker's dynamic security through MQTT_URL: ${(error as Error).message}`);
       });
     }
@@ -265,6 +268,12 @@ export async function startApp(options: AppOptions): Promise<App> {
     }
     // Closed first (stoppers run in reverse): upgraded WebSocket connections would keep the HTTP server open.
     stoppers.push(() => graphql.close());
+    // Only now that every listener (MQTT, HTTP, metrics) is bound: a start that fails on a port creates nothing, so
+    // the next start still bootstraps and prints the one-time secrets. Until then the empty store refuses every caller.
+    const bootstrap = await bootstrapIfEmpty({ store, clock, ...sealing }, config.bootstrap);
+    // A managed broker knows the first gateway credential before the start is reported.
+    if (bootstrap) await brokerCredentials?.syncNow();
+    if (bootstrap) (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap));
     const httpPort = portOf(http) ?? config.port;
     // Only PostgreSQL is shared by several instances. On SQLite a heartbeat would be a write on the main
     // connection, which waits synchronously (blocking the event loop) whenever the ingest writer holds the lock.
@@ -319,25 +328,14 @@ export async function startApp(options: AppOptions): Promise<App> {
   }
 }
 
-async function openStore(url: string, queryTimeoutMs?: number): Promise<Database> {
-  let database: Database | undefined;
-  try {
-    database = await openDatabase(url, { queryTimeoutMs });
-    await database.ping();
-    return database;
-  } catch (error) {
-    await database?.close().catch(() => undefined);
-    throw new ConfigError('DATABASE_URL', `cannot open ${redactUrl(url)}: ${(error as Error).message}`);
-  }
-}
-
 /** Listens, or fails with a ConfigError naming the variable of the port or host that could not be used. */
 async function listen(http: FastifyInstance, port: number, host: string, variables: { port: string; host: string }): Promise<void> {
   try {
     await http.listen({ port, host });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new ConfigError(variables.port, `port ${port} on ${host} is already in use`);
+    if (code === 'EADDRINUSE')
+      throw new ConfigError(variables.port, `port ${port} on ${host} is already in use; set ${variables.port} to a free port`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ConfigError(variables.host, `cannot listen on ${host}`);
     throw error;
   }

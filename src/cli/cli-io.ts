@@ -1,8 +1,9 @@
 import type { Config } from '../config/config.js';
 import { loadConfig } from '../config/config.js';
 import { systemClock } from '../domain/clock.js';
+import { AppError, validationFailed, type ErrorCode } from '../domain/errors.js';
 import type { IdentityDeps } from '../domain/identity/identity-service.js';
-import { openDatabase } from '../store/database.js';
+import { openStore } from '../app/open-store.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { mqttPasswordSealer } from '../domain/identity/secrets.js';
 import { createStore } from '../store/store.js';
@@ -25,15 +26,40 @@ export function printRecord(io: CliIo, title: string, record: Record<string, unk
   io.stdout(`${title}\n${lines.join('\n')}\n`);
 }
 
-/** Opens and migrates the configured store, runs `work` with the identity collaborators, and closes the store. */
-export async function withStore<T>(io: CliIo, work: (deps: IdentityDeps, config: Config) => Promise<T>): Promise<T> {
+/**
+ * How a command's failures name what the operator types: `fields` maps a domain field to its flag (`organizationId`
+ * to `--org`), `hints` names the flag or argument behind a failure of that code (NOT_FOUND: `--org`), so every error
+ * line says what to change.
+ */
+export interface CliNames {
+  fields?: Readonly<Record<string, string>>;
+  hints?: Partial<Record<ErrorCode, string>>;
+}
+
+/**
+ * Opens (or fails naming DATABASE_URL) and migrates the configured store, runs `work` with the identity
+ * collaborators, and closes the store. A failure of `work` is restated in the command's terms (`names`).
+ */
+export async function withStore<T>(io: CliIo, work: (deps: IdentityDeps, config: Config) => Promise<T>, names: CliNames = {}): Promise<T> {
   const config = loadConfig(io.env);
-  const database = await openDatabase(config.databaseUrl);
+  const database = await openStore(config.databaseUrl);
   try {
     await migrateToLatest(database);
     const sealMqttPassword = mqttPasswordSealer(config.mqttAuthSealingKey);
     return await work({ store: createStore(database), clock: systemClock, ...(sealMqttPassword && { sealMqttPassword }) }, config);
+  } catch (error) {
+    throw inCommandTerms(error, names);
   } finally {
     await database.close();
   }
+}
+
+function inCommandTerms(error: unknown, names: CliNames): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.code === 'VALIDATION_FAILED' && names.fields) {
+    const fields = names.fields;
+    return validationFailed(error.errors.map((problem) => ({ field: fields[problem.field] ?? problem.field, message: problem.message })));
+  }
+  const hint = names.hints?.[error.code];
+  return hint === undefined ? error : new AppError(error.code, `${error.message} (check ${hint})`, error.errors, error.meta);
 }

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { packageVersion } from '../app/package-version.js';
 import { ConfigError } from '../config/config-error.js';
 import { AppError } from '../domain/errors.js';
 import type { CliIo } from './cli-io.js';
@@ -22,6 +23,7 @@ import { registerUserCommands } from './commands/user-commands.js';
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const program = new Command('thingdesk')
     .description('Self-hosted device management platform')
+    .version(packageVersion, '-V, --version', 'print the version and exit')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   registerServeCommand(program, io);

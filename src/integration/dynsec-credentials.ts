@@ -84,6 +84,12 @@ export class DynsecCredentials {
     await client?.endAsync(false);
   }
 
+  /** Compares the broker with the store now, and resolves when done (after a change the caller must see applied). */
+  async syncNow(): Promise<void> {
+    this.reconcileSoon();
+    await this.queue;
+  }
+
   /** Runs a comparison after the one in progress (several requests while one runs make one more, not many). */
   private reconcileSoon(): void {
     this.queue = this.queue

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { OperationHistogram } from './operation-histogram.js';
 
 /**
  * The platform's Prometheus metrics, in a registry of its own (not prom-client's global one), so several
@@ -65,6 +66,13 @@ export function createMetrics(build: { version: string } = { version: 'unknown' 
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [registry],
     }),
+    storeQuerySeconds: new OperationHistogram(
+      'thingdesk_store_query_duration_seconds',
+      'Time of one store call (its SQL statements, as the platform waits for them), by operation: the store module and method, e.g. things.get. Ingest transactions are thingdesk_ingest_commit_seconds.',
+      'operation',
+      [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registry,
+    ),
     ingestLatencySeconds: new Histogram({
       name: 'thingdesk_ingest_latency_seconds',
       help: 'Longest wait of a payload in a batch, from receipt to commit.',

@@ -71,7 +71,8 @@ describe('thingdesk simulate', () => {
   test('readable output: progress on stderr each second, the report on stdout', async () => {
     const run = await runSimulate(['--url', broker.url, '--org', 'cli-org', '--rate', '20', '--duration', '2', '--tuid-prefix', 'READ']);
     assert.equal(run.error, undefined, String(run.error));
-    assert.match(run.stderr, /^simulate: 2 gateways, 10 devices connected to mqtt:\/\/127\.0\.0\.1:\d+ \(MQTT 5\)/);
+    assert.match(run.stderr, /^simulate: connecting to mqtt:\/\/127\.0\.0\.1:\d+ \(from --url\)\n/);
+    assert.match(run.stderr, /\nsimulate: 2 gateways, 10 devices connected to mqtt:\/\/127\.0\.0\.1:\d+ \(MQTT 5\)/);
     assert.match(run.stderr, /simulate: 1\.0 s {2}sent \d+ {2}acked \d+/);
     assert.match(run.stdout, /^Simulation report\n {2}gateways +2\n {2}devices +10\n/);
     assert.match(run.stdout, /\n {2}ackLatencyMaxMs +[\d.]+\n$/);
@@ -125,6 +126,31 @@ describe('thingdesk simulate', () => {
       assert.ok(run.error.message.startsWith(option), run.error.message);
     });
   }
+
+  test('without --url it connects to the platform broker of the same environment, and says where and why', async () => {
+    const run = await runSimulate(['--org', 'cli-org', '--messages', '5', '--rate', '0', '--tuid-prefix', 'ENV'], { MQTT_PORT: port });
+    assert.equal(run.error, undefined, String(run.error));
+    assert.match(run.stderr, new RegExp(`^simulate: connecting to mqtt://127\\.0\\.0\\.1:${port} \\(from MQTT_PORT\\)\\n`));
+    // MQTT_URL (an external broker) wins over MQTT_PORT, as it does for the platform; its password is not printed.
+    const external = await runSimulate(['--messages', '1', '--tuid-prefix', 'EXT'], {
+      MQTT_PORT: '1',
+      MQTT_URL: `mqtt://someone:hidden-secret@127.0.0.1:${port}`,
+    });
+    assert.equal(external.error, undefined, String(external.error));
+    assert.match(external.stderr, /^simulate: connecting to mqtt:\/\/someone:\*+@127\.0\.0\.1:\d+ \(from MQTT_URL\)\n/);
+    assert.ok(!external.stderr.includes('hidden-secret'));
+  });
+
+  test('without --url, MQTT_PORT=0 is refused naming --url, and a refused default URL names the variables to set', async () => {
+    const zero = await runSimulate(['--json'], { MQTT_PORT: '0' });
+    assert.ok(zero.error instanceof AppError, String(zero.error));
+    assert.equal(zero.error.errors[0]?.field, '--url');
+    const refused = await runSimulate(['--json'], { MQTT_PORT: '1' });
+    assert.match(
+      String((refused.error as Error).message),
+      /^cannot connect to mqtt:\/\/127\.0\.0\.1:1: .*set --url, or MQTT_PORT \/ MQTT_URL/,
+    );
+  });
 
   test('an unreachable broker fails with a line naming the URL', async () => {
     const run = await runSimulate(['--url', 'mqtt://127.0.0.1:1', '--json']);

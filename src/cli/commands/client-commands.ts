@@ -13,8 +13,10 @@ export function registerClientCommands(program: Command, io: CliIo): void {
     .option('--client-id <clientId>', 'client id (generated when omitted)')
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; name: string; clientId?: string; json?: boolean }) => {
-      const created = await withStore(io, (deps) =>
-        createApiClient(deps, { organizationId: options.org, name: options.name, clientId: options.clientId }),
+      const created = await withStore(
+        io,
+        (deps) => createApiClient(deps, { organizationId: options.org, name: options.name, clientId: options.clientId }),
+        { fields: { name: '--name', clientId: '--client-id' }, hints: { NOT_FOUND: '--org', CONFLICT: '--client-id' } },
       );
       printRecord(
         io,
@@ -34,7 +36,7 @@ export function registerClientCommands(program: Command, io: CliIo): void {
     .argument('<clientId>', 'the client to revoke')
     .option('--json', 'print the result as JSON')
     .action(async (clientId: string, options: { json?: boolean }) => {
-      await withStore(io, (deps) => revokeApiClient(deps, { clientId }));
+      await withStore(io, (deps) => revokeApiClient(deps, { clientId }), { hints: { NOT_FOUND: 'the CLIENT_ID argument' } });
       printRecord(io, 'Revoked API client', { clientId, revoked: true }, !!options.json);
     });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/config.js';
-import { openDatabase } from '../../store/database.js';
+import { openStore } from '../../app/open-store.js';
 import { migrateToLatest } from '../../store/migrate.js';
 import { printRecord, type CliIo } from '../cli-io.js';
 
@@ -11,7 +11,7 @@ export function registerMigrateCommand(program: Command, io: CliIo): void {
     .description('apply pending store migrations and exit')
     .option('--json', 'print the result as JSON')
     .action(async (options: { json?: boolean }) => {
-      const database = await openDatabase(loadConfig(io.env).databaseUrl);
+      const database = await openStore(loadConfig(io.env).databaseUrl);
       try {
         const report = await migrateToLatest(database);
         printRecord(

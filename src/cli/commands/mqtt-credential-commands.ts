@@ -15,13 +15,19 @@ export function registerMqttCredentialCommands(program: Command, io: CliIo): voi
     .option('--password <password>', 'password, at least 8 characters (generated when omitted)')
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; kind: string; username?: string; password?: string; json?: boolean }) => {
-      const created = await withStore(io, (deps) =>
-        createMqttCredential(deps, {
-          organizationId: options.org,
-          kind: options.kind,
-          username: options.username,
-          password: options.password,
-        }),
+      const created = await withStore(
+        io,
+        (deps) =>
+          createMqttCredential(deps, {
+            organizationId: options.org,
+            kind: options.kind,
+            username: options.username,
+            password: options.password,
+          }),
+        {
+          fields: { kind: '--kind', username: '--username', password: '--password' },
+          hints: { NOT_FOUND: '--org', CONFLICT: '--username' },
+        },
       );
       printRecord(
         io,

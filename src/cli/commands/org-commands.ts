@@ -12,7 +12,10 @@ export function registerOrgCommands(program: Command, io: CliIo): void {
     .option('--id <slug>', 'organization id: 1-40 characters of a-z, 0-9 and -')
     .option('--json', 'print the result as JSON')
     .action(async (options: { name: string; id?: string; json?: boolean }) => {
-      const organization = await withStore(io, (deps) => createOrganization(deps, { name: options.name, id: options.id }));
+      const organization = await withStore(io, (deps) => createOrganization(deps, { name: options.name, id: options.id }), {
+        fields: { name: '--name', id: '--id' },
+        hints: { CONFLICT: '--name and --id' },
+      });
       printRecord(io, 'Created organization', { organizationId: organization.id, name: organization.name }, !!options.json);
     });
 }

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { loadConfig } from '../../config/config.js';
+import { redactUrl } from '../../config/parsers.js';
 import { invalidField } from '../../domain/errors.js';
 import { checkOrganizationId } from '../../domain/identity/identity-rules.js';
 import {
@@ -12,7 +14,7 @@ import {
 import { printRecord, type CliIo } from '../cli-io.js';
 
 interface SimulateOptions {
-  url: string;
+  url?: string;
   username?: string;
   password?: string;
   org: string;
@@ -28,6 +30,27 @@ interface SimulateOptions {
   protocolVersion?: string;
   singleObject?: boolean;
   json?: boolean;
+}
+
+/** The broker to connect to, and what named it (printed, so a run never talks silently to another broker). */
+interface BrokerChoice {
+  url: string;
+  source: string;
+}
+
+/**
+ * Without --url, the platform's own broker as the same environment (and .env) configures it: MQTT_URL when the
+ * platform uses an external broker, else the embedded broker on MQTT_PORT on this machine.
+ */
+function chooseBroker(url: string | undefined, env: CliIo['env']): BrokerChoice {
+  if (url !== undefined) return { url, source: '--url' };
+  const config = loadConfig(env);
+  if (config.mqttUrl !== undefined) return { url: config.mqttUrl, source: 'MQTT_URL' };
+  if (config.mqttPort === 0) {
+    throw invalidField('--url', '--url is needed: MQTT_PORT is 0 (the platform picks a free port and logs it as mqttPort)');
+  }
+  const set = (env['MQTT_PORT'] ?? '').trim() !== '';
+  return { url: `mqtt://127.0.0.1:${config.mqttPort}`, source: set ? 'MQTT_PORT' : 'the default MQTT_PORT' };
 }
 
 /** A whole number of at least `min`, or an AppError naming the option. */
@@ -49,7 +72,7 @@ function parseChoice<T extends number>(option: string, text: string, choices: re
  * Turns the command line into fleet options, validating every value. `durationFromUser` tells an explicit
  * --duration from its default: with --messages alone, the message count is the only stop condition.
  */
-function toFleetOptions(options: SimulateOptions, io: CliIo, durationFromUser: boolean): FleetOptions {
+function toFleetOptions(options: SimulateOptions, io: CliIo, durationFromUser: boolean, url: string): FleetOptions {
   const orgProblem = checkOrganizationId('--org', options.org);
   if (orgProblem !== undefined) throw invalidField(orgProblem.field, orgProblem.message);
   if (!tuidPrefixPattern.test(options.tuidPrefix)) {
@@ -62,7 +85,7 @@ function toFleetOptions(options: SimulateOptions, io: CliIo, durationFromUser: b
   const messages = options.messages === undefined ? undefined : parseInteger('--messages', options.messages, 1);
   const durationS = messages !== undefined && !durationFromUser ? 0 : parseInteger('--duration', options.duration, 0);
   return {
-    url: options.url,
+    url,
     username: options.username ?? io.env['BOOTSTRAP_MQTT_USERNAME'],
     password: options.password ?? io.env['BOOTSTRAP_MQTT_PASSWORD'],
     organizationId: options.org,
@@ -114,13 +137,22 @@ async function runUntilDone(fleet: FleetHandle): Promise<FleetReport> {
   }
 }
 
-/** Connects the fleet; a failure names the broker, since the bare socket error rarely does. */
-async function connectFleet(options: FleetOptions): Promise<FleetHandle> {
+/** Connects the fleet; a failure names the broker and what to change, since the bare socket error does neither. */
+async function connectFleet(options: FleetOptions, broker: BrokerChoice): Promise<FleetHandle> {
   try {
     return await startFleet(options);
   } catch (error) {
     if (error instanceof RangeError) throw error;
-    throw new Error(`cannot connect to ${options.url}: ${(error as Error).message}`, { cause: error });
+    const change =
+      broker.source === '--url'
+        ? 'check --url'
+        : `the URL came from ${broker.source}: set --url, or MQTT_PORT / MQTT_URL as the platform has them`;
+    throw new Error(
+      `cannot connect to ${redactUrl(options.url)}: ${(error as Error).message} (${change}; --username/--password for credentials)`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -132,7 +164,7 @@ export function registerSimulateCommand(program: Command, io: CliIo): void {
   program
     .command('simulate')
     .description('run virtual gateways and sensors that publish catalog messages and answer commands')
-    .option('--url <mqttUrl>', 'broker URL', `mqtt://127.0.0.1:${io.env['MQTT_PORT'] ?? '1883'}`)
+    .option('--url <mqttUrl>', "broker URL (default: the platform's own: MQTT_URL, else mqtt://127.0.0.1:MQTT_PORT)")
     .option('--username <username>', 'gateway MQTT username (default: BOOTSTRAP_MQTT_USERNAME)')
     .option('--password <password>', 'gateway MQTT password (default: BOOTSTRAP_MQTT_PASSWORD)')
     .option('--org <organizationId>', 'organization id of the topics', 'thingdesk')
@@ -149,22 +181,27 @@ export function registerSimulateCommand(program: Command, io: CliIo): void {
     .option('--protocol-version <version>', 'MQTT protocol version 4 or 5 (default: 5, falling back to 4 if refused)')
     .option('--json', 'print no progress and the report as one JSON object')
     .action(async (options: SimulateOptions, command: Command) => {
-      const fleetOptions = toFleetOptions(options, io, command.getOptionValueSource('duration') === 'cli');
+      const broker = chooseBroker(options.url, io.env);
+      const fleetOptions = toFleetOptions(options, io, command.getOptionValueSource('duration') === 'cli', broker.url);
       const json = options.json === true;
+      if (!json) io.stderr(`simulate: connecting to ${redactUrl(broker.url)} (from ${broker.source})\n`);
       const errorsSeen = new Set<string>();
-      const fleet = await connectFleet({
-        ...fleetOptions,
-        onProgress: json ? undefined : (progress) => io.stderr(describeProgress(progress)),
-        // Each distinct error once: a broker refusing every publish would otherwise flood the terminal.
-        onError: (error, gatewayTuid) => {
-          if (errorsSeen.has(error.message)) return;
-          errorsSeen.add(error.message);
-          io.stderr(`simulate: ${gatewayTuid}: ${error.message}\n`);
+      const fleet = await connectFleet(
+        {
+          ...fleetOptions,
+          onProgress: json ? undefined : (progress) => io.stderr(describeProgress(progress)),
+          // Each distinct error once: a broker refusing every publish would otherwise flood the terminal.
+          onError: (error, gatewayTuid) => {
+            if (errorsSeen.has(error.message)) return;
+            errorsSeen.add(error.message);
+            io.stderr(`simulate: ${gatewayTuid}: ${error.message}\n`);
+          },
         },
-      });
+        broker,
+      );
       if (!json) {
         io.stderr(
-          `simulate: ${fleet.gatewayTuids.length} gateways, ${fleetOptions.devices} devices connected to ${fleetOptions.url} ` +
+          `simulate: ${fleet.gatewayTuids.length} gateways, ${fleetOptions.devices} devices connected to ${redactUrl(fleetOptions.url)} ` +
             `(MQTT ${fleet.protocolVersion === 5 ? '5' : '3.1.1'}), publishing to thingdesk/${fleetOptions.organizationId}/up/...\n`,
         );
       }

@@ -16,10 +16,14 @@ export function registerThingCommands(program: Command, io: CliIo): void {
     .requiredOption('--tuid <tuid>', 'the TUID to release')
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; tuid: string; json?: boolean }) => {
-      await withStore(io, async (deps) => {
-        if (!(await deps.store.things.release(options.org, options.tuid)))
-          throw notFound(`Organization ${options.org} holds no thing ${options.tuid}.`);
-      });
+      await withStore(
+        io,
+        async (deps) => {
+          if (!(await deps.store.things.release(options.org, options.tuid)))
+            throw notFound(`Organization ${options.org} holds no thing ${options.tuid}.`);
+        },
+        { hints: { NOT_FOUND: '--org and --tuid' } },
+      );
       printRecord(io, 'Released thing', { tuid: options.tuid, organizationId: options.org }, !!options.json);
     });
 }

@@ -17,8 +17,10 @@ export function registerUserCommands(program: Command, io: CliIo): void {
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; email: string; role: string; password?: string; json?: boolean }) => {
       const password = options.password ?? generateSecret(18);
-      const created = await withStore(io, (deps) =>
-        createUser(deps, { organizationId: options.org, email: options.email, role: options.role, password }),
+      const created = await withStore(
+        io,
+        (deps) => createUser(deps, { organizationId: options.org, email: options.email, role: options.role, password }),
+        { fields: { email: '--email', password: '--password', role: '--role' }, hints: { NOT_FOUND: '--org', CONFLICT: '--email' } },
       );
       printRecord(
         io,
