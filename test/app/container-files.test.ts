@@ -101,10 +101,10 @@ describe('compose.yaml', () => {
     assert.doesNotMatch(text, /^shared_subscriptions? false/m);
     // The platform user's rules are docs/mqtt.md's, line for line.
     const platformRules = (source: string) =>
-      /user thingdesk-platform\n((?:topic .*\n)+)/
+      /user thingdesk-platform\n((?:(?:topic|#) .*\n)+)/
         .exec(source)![1]!
         .split('\n')
-        .filter((line) => line !== '' && !line.includes('$SYS'));
+        .filter((line) => line.startsWith('topic ') && !line.includes('$SYS'));
     assert.deepEqual(platformRules(read(acl[0]!.replace(/^\.\//, ''))), platformRules(read('docs/mqtt.md')));
   });
 });
