@@ -11,6 +11,7 @@ import { buildHttpServer } from '../http/build-http-server.js';
 import { registerCors } from '../http/cors.js';
 import { registerHealthRoutes, type ReadinessCheck } from '../http/service/health-routes.js';
 import { registerMetricsRoute } from '../http/service/metrics-route.js';
+import { registerMqttAuthRoutes } from '../http/service/mqtt-auth-routes.js';
 import { registerJwksRoutes } from '../http/service/jwks-routes.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { registerRest } from '../http/rest/rest-plugin.js';
@@ -220,6 +221,18 @@ export async function startApp(options: AppOptions): Promise<App> {
     // With METRICS_PORT, /metrics has a listener of its own (below) and is not on the API port.
     if (config.metricsPort === undefined) registerMetricsRoute(http, { metrics, token: config.metricsToken });
     registerJwksRoutes(http, { signingKeys });
+    if (config.mqttAuth === 'http') {
+      // The broker asks the platform who may connect, publish and subscribe (docs/mqtt.md).
+      const brokerUser = new URL(config.mqttUrl!);
+      registerMqttAuthRoutes(http, {
+        store,
+        clock,
+        events,
+        secret: config.mqttAuthHttpSecret!,
+        platform: { username: decodeURIComponent(brokerUser.username), password: decodeURIComponent(brokerUser.password) },
+        feedTemplate: config.integrationTopic,
+      });
+    }
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
     const limits = {
       perCaller: new RateLimiter(config.rateLimitPerToken, () => clock.now()),

@@ -114,6 +114,8 @@ export interface Config {
   mqttLiveRelay: boolean;
   /** External broker: who keeps its credentials and access rules: the operator (`none`) or the platform. */
   mqttAuth: MqttAuthMode;
+  /** MQTT_AUTH=http: the bearer token the broker sends to the platform's authentication endpoints. */
+  mqttAuthHttpSecret: string | undefined;
   /** MQTT_AUTH=mosquitto-dynsec: the key that seals MQTT passwords so the platform can provision them again. */
   mqttAuthSealingKey: string | undefined;
   bootstrap: BootstrapConfig;
@@ -252,6 +254,7 @@ const settings = {
   },
   mqttAuth: { variable: 'MQTT_AUTH', fallback: 'none', read: (name: string, raw: string) => parseChoice(name, raw, mqttAuthModes) },
   mqttAuthSealingKey: { variable: 'MQTT_AUTH_SEALING_KEY', fallback: undefined, read: parseSealingKey },
+  mqttAuthHttpSecret: { variable: 'MQTT_AUTH_HTTP_SECRET', fallback: undefined, read: parseSecretToken },
   trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },
 } as const;
 
@@ -288,6 +291,9 @@ export function loadConfig(env: Env): Config {
       `${config.mqttAuth} manages an external broker: set MQTT_URL, or MQTT_AUTH=none for the embedded broker`,
     );
   }
+  if (config.mqttAuth === 'http' && config.mqttAuthHttpSecret === undefined) {
+    throw new ConfigError('MQTT_AUTH_HTTP_SECRET', 'MQTT_AUTH=http needs the token the broker sends to the platform (docs/mqtt.md)');
+  }
   if (config.mqttAuth === 'mosquitto-dynsec' && config.mqttAuthSealingKey === undefined) {
     throw new ConfigError(
       'MQTT_AUTH_SEALING_KEY',
@@ -319,8 +325,11 @@ function parseSecretToken(name: string, raw: string): string {
   return value;
 }
 
-/** External broker credentials: kept by the operator (`none`), or by the platform through Mosquitto's dynamic security. */
-export const mqttAuthModes = ['none', 'mosquitto-dynsec'] as const;
+/**
+ * External broker credentials: kept by the operator (`none`), by the platform through Mosquitto's dynamic security,
+ * or asked of the platform by the broker over HTTP (`http`: EMQX and brokers with HTTP auth backends).
+ */
+export const mqttAuthModes = ['none', 'mosquitto-dynsec', 'http'] as const;
 export type MqttAuthMode = (typeof mqttAuthModes)[number];
 
 /** A key sealing secrets at rest: 32 or more random bytes, as base64 or hex (e.g. `openssl rand -base64 32`). */

@@ -77,3 +77,21 @@ export function platformAcl(feedTemplate: string): BrokerAcl {
     subscribe: [allUplinksFilter, clusterMessagesFilter],
   };
 }
+
+/** What a broker asks of a client's request: may it publish to, or subscribe to, this topic or filter? */
+export type BrokerAction = 'publish' | 'subscribe';
+
+/**
+ * A broker's authorization question answered by the rules above (MQTT_AUTH=http): a credential by `mayPublish` and
+ * `maySubscribe`, the platform's own user by `platformAcl`. A shared subscription is judged by its topic filter
+ * (`$share/{group}/` taken off), as Mosquitto does; a publish is judged by its topic as given.
+ */
+export function mayBrokerAllow(who: MqttPrincipal | 'platform', action: BrokerAction, topic: string, feedTemplate: string): boolean {
+  const filter = action === 'subscribe' && topic.startsWith('$share/') ? topic.split('/').slice(2).join('/') : topic;
+  if (who === 'platform') {
+    const acl = platformAcl(feedTemplate);
+    const patterns = action === 'publish' ? acl.publish : acl.subscribe;
+    return patterns.some((pattern) => isFilterWithin(filter, pattern.split('/')) && (action === 'subscribe' || !/[+#]/.test(filter)));
+  }
+  return action === 'publish' ? mayPublish(who, filter) : maySubscribe(who, filter, feedTemplate);
+}

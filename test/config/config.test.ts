@@ -104,6 +104,7 @@ describe('configuration', () => {
     ['CORS_ORIGINS', 'https://user@a.example'],
     ['MQTT_AUTH', 'http-basic'],
     ['MQTT_LIVE_RELAY', 'maybe'],
+    ['MQTT_AUTH_HTTP_SECRET', 'short'],
     ['MQTT_AUTH_SEALING_KEY', 'too-short'],
   ];
   for (const [variable, value] of invalid) {
@@ -127,6 +128,11 @@ describe('configuration', () => {
     const config = loadConfig({ MQTT_AUTH: 'mosquitto-dynsec', MQTT_URL: 'mqtt://admin:pw@broker', MQTT_AUTH_SEALING_KEY: key });
     assert.equal(config.mqttAuth, 'mosquitto-dynsec');
     assert.equal(loadConfig({}).mqttAuth, 'none');
+    assert.throws(() => loadConfig({ MQTT_AUTH: 'http', MQTT_URL: 'mqtt://admin:pw@broker' }), named('MQTT_AUTH_HTTP_SECRET'));
+    assert.equal(
+      loadConfig({ MQTT_AUTH: 'http', MQTT_URL: 'mqtt://admin:pw@broker', MQTT_AUTH_HTTP_SECRET: 's'.repeat(20) }).mqttAuth,
+      'http',
+    );
   });
 
   test('CORS_ORIGINS: empty is none, a list is read as browsers send Origin, * stands alone', () => {

@@ -136,6 +136,14 @@ export async function revokeMqttCredential(deps: IdentityDeps, input: { username
   deps.events?.emit('mqttCredentialRevoked', { username: input.username });
 }
 
+/** The MQTT credential of that name while it is active (not revoked); undefined otherwise. */
+export async function activeMqttCredential(deps: IdentityDeps, username: string): Promise<MqttCredential | undefined> {
+  const stored = await deps.store.mqttCredentials.getWithPasswordHash(username);
+  if (!stored || stored.revokedAt !== null) return undefined;
+  const { passwordHash: _hash, ...credential } = stored;
+  return credential;
+}
+
 /** True while the MQTT credential exists and is not revoked (a connected client's periodic recheck). */
 export async function isMqttCredentialActive(deps: IdentityDeps, username: string): Promise<boolean> {
   const stored = await deps.store.mqttCredentials.getWithPasswordHash(username);
