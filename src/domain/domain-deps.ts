@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { DomainEventBus } from './events.js';
+import type { RawHorizon } from './series/series-types.js';
 
 /**
  * What every domain function receives: the store, the clock, the event bus and the TUIDs no new thing may take.
@@ -12,4 +13,6 @@ export interface DomainDeps {
   events: DomainEventBus;
   /** Fixed path segments of the API where a TUID goes (`alerts`): no thing may be claimed with one (things/tuid.ts). */
   reservedTuids: ReadonlySet<string>;
+  /** Before when an organization's raw messages may be gone (retention); series read older parts from rollups. */
+  rawHorizon: RawHorizon;
 }

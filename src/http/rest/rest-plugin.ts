@@ -9,6 +9,7 @@ import { registerCommandRoutes } from './routes/command-routes.js';
 import { registerGroupRoutes } from './routes/group-routes.js';
 import { registerInstallationRoutes } from './routes/installation-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
+import { registerSeriesRoutes } from './routes/series-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
 import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
 import { ErrorBody } from './schemas.js';
@@ -34,6 +35,7 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerAuthRoutes(rest, deps);
       registerThingRoutes(rest, deps);
       registerMessageRoutes(rest, deps);
+      registerSeriesRoutes(rest, deps);
       registerCommandRoutes(rest, deps);
       registerInstallationRoutes(rest, deps);
       registerGroupRoutes(rest, deps);

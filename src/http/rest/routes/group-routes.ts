@@ -14,7 +14,7 @@ const GroupRef = Type.String({ description: 'A group id, or `unassigned` for the
 const Description = Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], {
   description: 'Free text, at most 1024 characters; null when none',
 });
-const GroupParams = Type.Object({ groupid: GroupRef });
+export const GroupParams = Type.Object({ groupid: GroupRef });
 
 const CreateBody = Type.Object({ group_id: GroupId, group_description: Type.Optional(Description) }, { additionalProperties: false });
 const GroupIdBody = Type.Object({ group_id: GroupId }, { additionalProperties: false });
