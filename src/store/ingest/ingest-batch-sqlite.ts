@@ -38,14 +38,17 @@ export function sqliteIngestBatch(
 
 function wireOf(records: readonly UplinkRecord[], rollups: boolean): WireBatch {
   const rollupFieldCount = new Uint16Array(records.length);
-  const rollupNames: string[] = [];
+  const nameIndex = new Map<string, number>();
+  const indexes: number[] = [];
   const values: number[] = [];
   if (rollups) {
     records.forEach((record, index) => {
       const fields = extractNumericFields(record.message);
       rollupFieldCount[index] = fields.length;
       for (const field of fields) {
-        rollupNames.push(field.name);
+        let at = nameIndex.get(field.name);
+        if (at === undefined) nameIndex.set(field.name, (at = nameIndex.size));
+        indexes.push(at);
         values.push(field.value);
       }
     });
@@ -63,7 +66,8 @@ function wireOf(records: readonly UplinkRecord[], rollups: boolean): WireBatch {
     receivedAt: Float64Array.from(records, (r) => r.receivedAt),
     summaryFields: records.map(summaryFieldsOf),
     rollupFieldCount,
-    rollupNames,
+    rollupNames: [...nameIndex.keys()],
+    rollupNameIndex: Uint32Array.from(indexes),
     rollupValues: Float64Array.from(values),
   };
 }

@@ -15,7 +15,7 @@ export async function writeRollupsPostgres(client: pg.PoolClient, stored: readon
       rollups.add(message.organizationId, message.tuid, message.groupId, message.tsmId, message.tsmTs, field.name, field.value);
   }
   if (rollups.size === 0) return;
-  const things = rollups.thingRows();
+  const things = rollups.thingRows(true);
   await client.query(
     `insert into thing_rollups (${thingRollupColumns})
      select * from unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[])
@@ -29,7 +29,7 @@ export async function writeRollupsPostgres(client: pg.PoolClient, stored: readon
       ...figureColumns(things),
     ],
   );
-  const groups = rollups.groupRows();
+  const groups = rollups.groupRows(true);
   await client.query(
     `insert into group_rollups (${groupRollupColumns})
      select * from unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::bigint[], $6::bigint[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[])

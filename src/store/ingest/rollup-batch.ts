@@ -33,8 +33,9 @@ export interface GroupRollupDelta extends RollupFigures {
 /**
  * Pre-aggregates the numeric fields of a batch's stored messages per rollup key before anything is written: the
  * sixty readings of one thing-hour, or the thousands of one group-hour, become one upsert each. Fed only the
- * messages the batch inserted (a duplicate is not stored, so it is not counted). Rows come out sorted by key, so
- * two PostgreSQL instances updating the same buckets take their row locks in the same order.
+ * messages the batch inserted (a duplicate is not stored, so it is not counted). On PostgreSQL rows are taken
+ * sorted by key, so two instances updating the same buckets take their row locks in the same order; SQLite has one
+ * writer and skips the sort.
  */
 export class RollupBatch {
   private readonly things = new Map<string, ThingRollupDelta>();
@@ -43,32 +44,61 @@ export class RollupBatch {
   /** Folds one field of one stored message into its thing bucket and its group bucket. */
   add(organizationId: string, tuid: string, groupId: string | null, tsmId: number, tsmTs: number, field: string, value: number): void {
     const hourStart = hourStartOf(tsmTs);
-    const group = shownGroupId(groupId);
     const thingKey = `${tuid}\u0000${tsmId}\u0000${field}\u0000${hourStart}`;
     const thing = this.things.get(thingKey);
     if (thing) fold(thing, tsmTs, value);
-    else this.things.set(thingKey, { organizationId, tuid, tsmId, field, hourStart, ...single(tsmTs, value) });
+    else {
+      this.things.set(thingKey, {
+        organizationId,
+        tuid,
+        tsmId,
+        field,
+        hourStart,
+        count: 1,
+        min: value,
+        max: value,
+        sum: value,
+        first: value,
+        firstTs: tsmTs,
+        last: value,
+        lastTs: tsmTs,
+      });
+    }
+    const group = shownGroupId(groupId);
     const groupKey = `${organizationId}\u0000${group}\u0000${tsmId}\u0000${field}\u0000${hourStart}`;
     const existing = this.groups.get(groupKey);
     if (existing) fold(existing, tsmTs, value);
-    else this.groups.set(groupKey, { organizationId, groupId: group, tsmId, field, hourStart, ...single(tsmTs, value) });
+    else {
+      this.groups.set(groupKey, {
+        organizationId,
+        groupId: group,
+        tsmId,
+        field,
+        hourStart,
+        count: 1,
+        min: value,
+        max: value,
+        sum: value,
+        first: value,
+        firstTs: tsmTs,
+        last: value,
+        lastTs: tsmTs,
+      });
+    }
   }
 
   get size(): number {
     return this.things.size + this.groups.size;
   }
 
-  thingRows(): ThingRollupDelta[] {
-    return sortedValues(this.things);
+  /** The thing buckets; `sorted` by key where several writers may lock the same rows (PostgreSQL). */
+  thingRows(sorted = false): ThingRollupDelta[] {
+    return sorted ? sortedValues(this.things) : [...this.things.values()];
   }
 
-  groupRows(): GroupRollupDelta[] {
-    return sortedValues(this.groups);
+  groupRows(sorted = false): GroupRollupDelta[] {
+    return sorted ? sortedValues(this.groups) : [...this.groups.values()];
   }
-}
-
-function single(ts: number, value: number): RollupFigures {
-  return { count: 1, min: value, max: value, sum: value, first: value, firstTs: ts, last: value, lastTs: ts };
 }
 
 /**

@@ -26,10 +26,12 @@ export interface WireBatch {
   summaryFields: (Readonly<Record<string, unknown>> | null)[];
   /**
    * The rolled-up numeric fields (rollup-rules.ts), flattened: record i owns the next `rollupFieldCount[i]`
-   * entries of `rollupNames`/`rollupValues`. All counts are 0 when rollups are off.
+   * entries of `rollupNameIndex`/`rollupValues`; a field's name is `rollupNames[rollupNameIndex[j]]` (each distinct
+   * name crosses the thread boundary once per batch). All counts are 0 when rollups are off.
    */
   rollupFieldCount: Uint16Array;
   rollupNames: string[];
+  rollupNameIndex: Uint32Array;
   rollupValues: Float64Array;
 }
 
@@ -150,7 +152,15 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
         stored.push({ tuid, tsmId, tsmTs, gatewayTuid, receivedAt, message: batch.summaryFields[index] ?? noFields });
         groups.set(tuid, owner.groupId);
         for (let field = fieldStart; field < fieldEnd; field++)
-          rollups.add(organizationId, tuid, owner.groupId, tsmId, tsmTs, batch.rollupNames[field]!, batch.rollupValues[field]!);
+          rollups.add(
+            organizationId,
+            tuid,
+            owner.groupId,
+            tsmId,
+            tsmTs,
+            batch.rollupNames[batch.rollupNameIndex[field]!]!,
+            batch.rollupValues[field]!,
+          );
       }
     }
     for (const c of summarizeMessages(stored)) {

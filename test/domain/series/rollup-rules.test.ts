@@ -56,7 +56,7 @@ describe('RollupBatch: pre-aggregation per bucket', () => {
     batch.add('acme', 'T-2', 'north', 12100, 7220, 'temp', 30);
     batch.add('acme', 'T-1', null, 12100, 10_800, 'temp', 5);
     assert.deepEqual(
-      batch.thingRows().map((r) => [r.tuid, r.hourStart, r.count, r.min, r.max, r.sum, r.first, r.firstTs, r.last, r.lastTs]),
+      batch.thingRows(true).map((r) => [r.tuid, r.hourStart, r.count, r.min, r.max, r.sum, r.first, r.firstTs, r.last, r.lastTs]),
       [
         ['T-1', 10_800, 1, 5, 5, 5, 5, 10_800, 5, 10_800],
         ['T-1', 7200, 2, 20, 22, 42, 20, 7210, 22, 7230],
@@ -64,7 +64,7 @@ describe('RollupBatch: pre-aggregation per bucket', () => {
       ],
     );
     assert.deepEqual(
-      batch.groupRows().map((r) => [r.groupId, r.hourStart, r.count, r.first, r.last]),
+      batch.groupRows(true).map((r) => [r.groupId, r.hourStart, r.count, r.first, r.last]),
       [
         ['north', 7200, 1, 30, 30],
         ['unassigned', 10_800, 1, 5, 5],
