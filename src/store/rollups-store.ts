@@ -2,18 +2,21 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { HourlyRollup, RawMessage, RollupCounts, RollupRange, SeriesSubject } from '../domain/series/series-types.js';
 import { shownGroupId } from '../domain/groups/unassigned-group.js';
+import { directReadMaxBodyLength } from '../domain/series/rollup-rules.js';
 import type { Schema } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
 
 export type RollupsStore = ReturnType<typeof rollupsStore>;
 
-const figures = 'hour_start as "hourStart", count, min, max, sum, first, first_ts as "firstTs", last, last_ts as "lastTs"';
+const figures = 'hour_start, count, min, max, sum, first, first_ts, last, last_ts';
+type FiguresRow = [number, number, number, number, number, number, number, number, number];
 
 /**
  * Reads of the hourly rollups (migration 0011) and of raw messages for series, and their expiry. Rollups are
  * written by the ingest transaction only (store/ingest/rollup-batch.ts).
  */
-export function rollupsStore(db: Kysely<Schema>, directReads: SqliteDirectReads | undefined) {
+export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres', directReads: SqliteDirectReads | undefined) {
+  const sqlite = dialect === 'sqlite';
   /** The key condition and its parameters of a subject's rollup rows for one field. */
   const keyOf = (subject: SeriesSubject, range: RollupRange) =>
     'tuid' in subject
@@ -24,9 +27,12 @@ export function rollupsStore(db: Kysely<Schema>, directReads: SqliteDirectReads 
           parameters: [subject.organizationId, shownGroupId(subject.groupId), range.tsmId, range.field],
         };
 
-  /** Runs a read with `?` placeholders: a prepared statement on SQLite, the query builder's raw SQL on PostgreSQL. */
-  async function query<Row>(text: string, parameters: readonly unknown[]): Promise<Row[]> {
-    const direct = directReads?.statement<Row>(text, 'rows');
+  /**
+   * Runs a read with `?` placeholders: a prepared statement on SQLite, the query builder's raw SQL on PostgreSQL.
+   * Each row comes as an array of its columns, in the order selected.
+   */
+  async function query<Row extends unknown[]>(text: string, parameters: readonly unknown[]): Promise<Row[]> {
+    const direct = directReads?.statement<Row>(text, 'arrays');
     if (direct) return direct.all(...parameters);
     let index = 0;
     const parts = text.split('?');
@@ -34,51 +40,89 @@ export function rollupsStore(db: Kysely<Schema>, directReads: SqliteDirectReads 
       parts.map((part, i) => (i === 0 ? sql.raw(part) : sql`${parameters[index++]}${sql.raw(part)}`)),
       sql.raw(''),
     );
-    return (await sql<Row>`${compiled}`.execute(db)).rows;
+    return (await sql<Record<string, unknown>>`${compiled}`.execute(db)).rows.map((row) => Object.values(row) as Row);
   }
 
   return {
     /** A subject's hourly buckets of one field, oldest first. */
     async hours(subject: SeriesSubject, range: RollupRange): Promise<HourlyRollup[]> {
       const key = keyOf(subject, range);
-      const rows = await query<HourlyRollup>(
+      const rows = await query<FiguresRow>(
         `select ${figures} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
         [...key.parameters, range.fromHour, range.toHour],
       );
-      return rows.map(numeric);
+      // Number(): PostgreSQL's bigint columns arrive as numbers already (database.ts); this keeps both stores alike.
+      return rows.map(([hourStart, count, min, max, sum, first, firstTs, last, lastTs]) => ({
+        hourStart: Number(hourStart),
+        count: Number(count),
+        min,
+        max,
+        sum,
+        first,
+        firstTs,
+        last,
+        lastTs,
+      }));
     },
 
     /** How many points each bucket would give (see RollupCounts); raw counted from `rawFromHour` on. */
     async counts(subject: SeriesSubject, range: RollupRange, rawFromHour: number): Promise<RollupCounts> {
       const key = keyOf(subject, range);
-      const [row] = await query<{ hours: number | string; days: number | string; raw: number | string | null }>(
+      const [row] = await query<[number | string, number | string, number | string | null]>(
         `select count(*) as hours, count(distinct hour_start / 86400) as days,
                 sum(case when hour_start >= ? then count else 1 end) as raw
          from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ?`,
         [rawFromHour, ...key.parameters, range.fromHour, range.toHour],
       );
-      return { hours: Number(row?.hours ?? 0), days: Number(row?.days ?? 0), rawPoints: Number(row?.raw ?? 0) };
+      return { hours: Number(row?.[0] ?? 0), days: Number(row?.[1] ?? 0), rawPoints: Number(row?.[2] ?? 0) };
     },
 
     /**
-     * A subject's stored messages of one id with tsmTs in [from, to], oldest first, at most `limit`. A group's are
-     * the messages that arrived while their thing was in it (`messages.group_id`), found through the
-     * organization's things (one key range each: the messages table has no index by group).
+     * A subject's stored messages of one id with tsmTs in [from, to], oldest first, at most `limit`. With
+     * `field` (a name rawReadOf calls direct) the store reads the member itself from messages shorter than
+     * directReadMaxBodyLength, a number or null, and returns the body of longer ones only; without, every body.
+     * A group's messages are those that arrived while their thing was in it (`messages.group_id`), found through
+     * the organization's things (one key range each: the messages table has no index by group).
      */
-    async rawMessages(subject: SeriesSubject, tsmId: number, from: number, to: number, limit: number): Promise<RawMessage[]> {
+    async rawMessages(
+      subject: SeriesSubject,
+      read: { tsmId: number; field: string | null; from: number; to: number; limit: number },
+    ): Promise<RawMessage[]> {
+      const m = 'tuid' in subject ? '' : 'm.';
+      let columns = `${m}tsm_ts, null, ${m}body`;
+      const columnParameters: unknown[] = [];
+      if (read.field !== null) {
+        const short = `length(${m}body) < ${directReadMaxBodyLength}`;
+        // The member as JSON text (`21.5`, `true`, `"x"`): one parse per row; numberOfJson keeps the numbers.
+        const member = sqlite ? `${m}body -> ?` : `(${m}body::jsonb -> ?::text)::text`;
+        columns = `${m}tsm_ts, case when ${short} then ${member} end, case when ${short} then null else ${m}body end`;
+        columnParameters.push(sqlite ? `$."${read.field}"` : read.field);
+      }
+      type RawRow = [number, string | null, string | null];
+      const toMessage = ([tsmTs, member, body]: RawRow): RawMessage => ({ tsmTs: Number(tsmTs), value: numberOfJson(member), body });
       if ('tuid' in subject) {
-        return query<RawMessage>(
-          'select tsm_ts as "tsmTs", body from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ? order by tsm_ts, fingerprint limit ?',
-          [subject.tuid, from, to, tsmId, limit],
+        const rows = await query<RawRow>(
+          `select ${columns} from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ? order by tsm_ts, fingerprint limit ?`,
+          [...columnParameters, subject.tuid, read.from, read.to, read.tsmId, read.limit],
         );
+        return rows.map(toMessage);
       }
       const group = subject.groupId === null ? 'm.group_id is null' : 'm.group_id = ?';
-      return query<RawMessage>(
-        `select m.tsm_ts as "tsmTs", m.body from things t join messages m on m.tuid = t.tuid
+      const rows = await query<RawRow>(
+        `select ${columns} from things t join messages m on m.tuid = t.tuid
          where t.organization_id = ? and m.organization_id = t.organization_id and m.tsm_ts >= ? and m.tsm_ts <= ? and m.tsm_id = ? and ${group}
          order by m.tsm_ts, m.tuid, m.fingerprint limit ?`,
-        [subject.organizationId, from, to, tsmId, ...(subject.groupId === null ? [] : [subject.groupId]), limit],
+        [
+          ...columnParameters,
+          subject.organizationId,
+          read.from,
+          read.to,
+          read.tsmId,
+          ...(subject.groupId === null ? [] : [subject.groupId]),
+          read.limit,
+        ],
       );
+      return rows.map(toMessage);
     },
 
     /**
@@ -99,9 +143,12 @@ export function rollupsStore(db: Kysely<Schema>, directReads: SqliteDirectReads 
   };
 }
 
-/** PostgreSQL answers bigint columns as numbers already (database.ts); this keeps both stores' rows plain numbers. */
-function numeric(row: HourlyRollup): HourlyRollup {
-  return typeof row.count === 'number' && typeof row.hourStart === 'number'
-    ? row
-    : { ...row, count: Number(row.count), hourStart: Number(row.hourStart) };
+/** A JSON member's text as a number, or null when it is not a finite number (a string, boolean, object, null). */
+function numberOfJson(text: string | null): number | null {
+  if (text === null) return null;
+  const first = text.charCodeAt(0);
+  // A JSON number starts with a digit or a minus sign; nothing else does.
+  if (first !== 45 && (first < 48 || first > 57)) return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
 }

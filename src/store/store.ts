@@ -35,7 +35,7 @@ export function createStore(database: Database) {
     signingKeys: signingKeysStore(db),
     things: thingsStore(db, directReads),
     messages: messagesStore(db, directReads),
-    rollups: rollupsStore(db, directReads),
+    rollups: rollupsStore(db, database.dialect, directReads),
     deadLetters: deadLettersStore(db),
     groups: groupsStore(db, database.dialect),
     installations: installationsStore(db),

@@ -44,6 +44,24 @@ function collect(object: Readonly<Record<string, unknown>>, prefix: string, dept
   }
 }
 
+/**
+ * How a raw read may take `field` out of stored messages without parsing them in JavaScript: `direct` when the
+ * name can only be a top-level member (no dot, no quote or backslash, not excluded), so the store's own JSON
+ * functions read it; `none` for an excluded name (never a field); `parse` otherwise (extractNumericFields decides).
+ */
+export function rawReadOf(field: string): 'direct' | 'none' | 'parse' {
+  if (field.includes('.')) return 'parse';
+  if (excludedTopLevel.has(field)) return 'none';
+  return /["\\]/.test(field) ? 'parse' : 'direct';
+}
+
+/**
+ * Below this length (characters of JSON text) a message cannot hold more than `maxFieldsPerMessage` numeric
+ * members (each takes at least six: `"x":0,`), so the field cap cannot have dropped a top-level field and a direct
+ * read gives exactly what extractNumericFields gives. Longer messages are parsed.
+ */
+export const directReadMaxBodyLength = 6 * rollupLimits.maxFieldsPerMessage;
+
 /** Seconds in a bucket of each rollup size. Buckets are UTC: an hour or a day starts at a multiple of its size. */
 export const hourSeconds = 3600;
 export const daySeconds = 86_400;

@@ -48,17 +48,17 @@ export function dayPoints(hours: readonly HourlyRollup[]): SeriesPoint[] {
 
 /**
  * Raw points of `field` from stored messages (oldest first): the value the rollup rule reads from each message
- * (extractNumericFields, so a raw point exists exactly when the message was counted in its rollup); messages
- * without a numeric value of the field give no point.
+ * (extractNumericFields, or the store's direct read where rawReadOf allows it, which gives the same), so a raw
+ * point exists exactly when the message was counted in its rollup; messages without the field give no point.
  */
 export function rawPoints(messages: readonly RawMessage[], field: string): SeriesPoint[] {
   const points: SeriesPoint[] = [];
   for (const message of messages) {
-    const found = extractNumericFields(JSON.parse(message.body) as Record<string, unknown>).find((f) => f.name === field);
-    if (found) {
-      const v = found.value;
-      points.push({ t: Number(message.tsmTs), count: 1, min: v, max: v, avg: v, first: v, last: v });
-    }
+    const v =
+      message.body === null
+        ? message.value
+        : (extractNumericFields(JSON.parse(message.body) as Record<string, unknown>).find((f) => f.name === field)?.value ?? null);
+    if (v !== null) points.push({ t: Number(message.tsmTs), count: 1, min: v, max: v, avg: v, first: v, last: v });
   }
   return points;
 }

@@ -4,7 +4,7 @@ import { validationFailed, type FieldProblem } from '../errors.js';
 import { requireGroupRef } from '../groups/group-id-rules.js';
 import { groupNotFound } from '../groups/group-service.js';
 import { requireThing } from '../things/thing-access.js';
-import { daySeconds, hourSeconds, rollupLimits } from './rollup-rules.js';
+import { daySeconds, hourSeconds, rawReadOf, rollupLimits } from './rollup-rules.js';
 import { dayPoints, hourPoint, rawPoints } from './series-points.js';
 import type { RequestedBucket, Series, SeriesBucket, SeriesSegment, SeriesSubject } from './series-types.js';
 
@@ -116,11 +116,12 @@ async function readSeries(
   // The first hour start at or after the horizon: raw data is kept from there on, rollups answer before it.
   const rawFrom = horizon === null || horizon <= from ? from : Math.max(from, Math.ceil(horizon / hourSeconds) * hourSeconds);
   const hourRange = { tsmId, field, fromHour: floorTo(from, hourSeconds), toHour: to };
-  const counts = await deps.store.rollups.counts(subject, hourRange, floorTo(rawFrom, hourSeconds));
-  const pointsOf: Record<SeriesBucket, number> = { raw: counts.rawPoints, '1h': counts.hours, '1d': counts.days };
 
   let bucket: SeriesBucket;
   if (input.bucket === 'auto') {
+    // Counted only for auto: an explicit bucket checks the points it read.
+    const counts = await deps.store.rollups.counts(subject, hourRange, floorTo(rawFrom, hourSeconds));
+    const pointsOf: Record<SeriesBucket, number> = { raw: counts.rawPoints, '1h': counts.hours, '1d': counts.days };
     const fitting = (['raw', '1h', '1d'] as const).find((candidate) => pointsOf[candidate] <= maxPoints);
     if (!fitting)
       throw tooManyPoints(
@@ -128,19 +129,17 @@ async function readSeries(
         `even bucket 1d gives ${counts.days} points, more than maxPoints ${maxPoints}; narrow the range or raise maxPoints`,
       );
     bucket = fitting;
-  } else {
-    bucket = input.bucket;
-    if (bucket !== 'raw' && pointsOf[bucket] > maxPoints)
-      throw tooManyPoints('bucket', `bucket ${bucket} gives ${pointsOf[bucket]} points, more than maxPoints ${maxPoints}`);
-  }
+  } else bucket = input.bucket;
 
-  if (bucket === '1d') {
-    const hours = await deps.store.rollups.hours(subject, { ...hourRange, fromHour: floorTo(from, daySeconds) });
-    return { tsmId, field, bucket, segments: [{ from, to, bucket }], points: dayPoints(hours) };
-  }
-  if (bucket === '1h') {
-    const hours = await deps.store.rollups.hours(subject, hourRange);
-    return { tsmId, field, bucket, segments: [{ from, to, bucket }], points: hours.map(hourPoint) };
+  if (bucket === '1d' || bucket === '1h') {
+    const hours = await deps.store.rollups.hours(
+      subject,
+      bucket === '1d' ? { ...hourRange, fromHour: floorTo(from, daySeconds) } : hourRange,
+    );
+    const points = bucket === '1d' ? dayPoints(hours) : hours.map(hourPoint);
+    if (points.length > maxPoints)
+      throw tooManyPoints('bucket', `bucket ${bucket} gives ${points.length} points, more than maxPoints ${maxPoints}`);
+    return { tsmId, field, bucket, segments: [{ from, to, bucket }], points };
   }
 
   const segments: SeriesSegment[] = [];
@@ -153,8 +152,18 @@ async function readSeries(
   if (rawFrom <= to) {
     segments.push({ from: rawFrom, to, bucket: 'raw' });
     // One more than may be answered, so an explicit raw request over maxPoints is told so rather than cut short.
-    const messages = await deps.store.rollups.rawMessages(subject, tsmId, rawFrom, to, Math.max(0, maxPoints - points.length) + 1);
-    points.push(...rawPoints(messages, field));
+    const read = rawReadOf(field);
+    if (read !== 'none') {
+      const limit = Math.max(0, maxPoints - points.length) + 1;
+      const messages = await deps.store.rollups.rawMessages(subject, {
+        tsmId,
+        field: read === 'direct' ? field : null,
+        from: rawFrom,
+        to,
+        limit,
+      });
+      points.push(...rawPoints(messages, field));
+    }
   }
   if (points.length > maxPoints)
     throw tooManyPoints('bucket', `bucket raw gives more than maxPoints ${maxPoints} points; choose 1h or 1d, or narrow the range`);

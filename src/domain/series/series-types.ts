@@ -66,10 +66,14 @@ export interface RollupCounts {
   rawPoints: number;
 }
 
-/** A stored message of a raw series read: its tsmTs and its body as stored (JSON text). */
+/**
+ * A stored message of a raw series read: its tsmTs, and either the field's value read by the store (`value`, null
+ * when the member is absent or not a number) or the body to parse (`body`, JSON text), never both.
+ */
 export interface RawMessage {
   tsmTs: number;
-  body: string;
+  value: number | null;
+  body: string | null;
 }
 
 /**

@@ -39,12 +39,15 @@ for (const target of storeTargets) {
 
       // S-1, in no group: two readings in hour 0, one in hour 1 (a catalog field, an unknown one, a nested one).
       await publishUplinks(server, [
-        reading('S-1', day + 60, { temp: 20, humd: 40, extra: 7, probe: { depth: 1.5, label: 'x' } }),
-        reading('S-1', day + 120, { temp: 22, humd: 42, extra: 9 }),
+        reading('S-1', day + 60, { temp: 20, humd: 40, extra: 7, probe: { depth: 1.5, label: 'x' }, flag: true }),
+        // A long message: raw reads parse it rather than reading the member in SQL (rawReadOf, directReadMaxBodyLength).
+        reading('S-1', day + 120, { temp: 22, humd: 42, extra: 9, note: 'n'.repeat(400) }),
         reading('S-1', day + hour + 30, { temp: 25, lght: 'bright' }),
       ]);
       // Redelivery of the same bytes: not stored again, not counted again.
-      await publishUplinks(server, [reading('S-1', day + 60, { temp: 20, humd: 40, extra: 7, probe: { depth: 1.5, label: 'x' } })]);
+      await publishUplinks(server, [
+        reading('S-1', day + 60, { temp: 20, humd: 40, extra: 7, probe: { depth: 1.5, label: 'x' }, flag: true }),
+      ]);
       // S-1 joins group north; its next message counts for north, the earlier ones stay unassigned.
       assert.equal((await rest.post('/groups', { group_id: 'north' })).status, 200);
       assert.equal((await rest.post('/things/S-1/group', { group_id: 'north' })).status, 200);
@@ -101,10 +104,19 @@ for (const target of storeTargets) {
     test('unknown and nested fields are rolled up too; a string field or a field never seen gives no points', async () => {
       const extra = await series('/things/S-1', `tsmId=12100&field=extra&${range}&bucket=1h`);
       assert.deepEqual(extra.body.data.points, [{ t: day, count: 2, min: 7, max: 9, avg: 8, first: 7, last: 9 }]);
+      const extraRaw = await series('/things/S-1', `tsmId=12100&field=extra&${range}&bucket=raw`);
+      assert.deepEqual(
+        extraRaw.body.data.points.map((p: { t: number; avg: number }) => [p.t, p.avg]),
+        [
+          [day + 60, 7],
+          [day + 120, 9],
+        ],
+        'a short message read by the store and a long one parsed give the same kind of point',
+      );
       const nested = await series('/things/S-1', `tsmId=12100&field=probe.depth&${range}&bucket=raw`);
       assert.deepEqual(nested.body.data.points, [{ t: day + 60, count: 1, min: 1.5, max: 1.5, avg: 1.5, first: 1.5, last: 1.5 }]);
-      for (const field of ['lght', 'never', 'tsmTs', 'probe.label']) {
-        const none = await series('/things/S-1', `tsmId=12100&field=${field}&${range}`);
+      for (const field of ['lght', 'never', 'tsmTs', 'probe.label', 'flag', 'note']) {
+        const none = await series('/things/S-1', `tsmId=12100&field=${field}&${range}&bucket=raw`);
         assert.equal(none.status, 200, field);
         assert.deepEqual(none.body.data.points, [], field);
       }
