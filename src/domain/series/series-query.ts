@@ -6,7 +6,7 @@ import { groupNotFound } from '../groups/group-service.js';
 import { requireThing } from '../things/thing-access.js';
 import { daySeconds, hourSeconds, rawReadOf, rollupLimits } from './rollup-rules.js';
 import { dayPoints, hourPoint, rawPoints } from './series-points.js';
-import type { RequestedBucket, Series, SeriesBucket, SeriesSegment, SeriesSubject } from './series-types.js';
+import type { RequestedBucket, Series, SeriesBucket, SeriesPoint, SeriesSegment, SeriesSubject } from './series-types.js';
 
 /** `maxPoints` of a series: 1 to 10000, 1000 when absent. */
 export const seriesMaxPoints = { min: 1, max: 10_000, default: 1000 } as const;
@@ -105,12 +105,7 @@ const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * 
  * The point count of each bucket comes from the hourly rollups (raw: the messages counted there, an upper bound
  * at the range's edges); `auto` takes the finest within `maxPoints`, and an explicit bucket over it is refused.
  */
-async function readSeries(
-  deps: SeriesDeps,
-  organizationId: string,
-  subject: SeriesSubject,
-  input: CheckedInput,
-): Promise<Omit<Series, never>> {
+async function readSeries(deps: SeriesDeps, organizationId: string, subject: SeriesSubject, input: CheckedInput): Promise<Series> {
   const { tsmId, field, from, to, maxPoints } = input;
   const horizon = await deps.rawHorizon(organizationId);
   // The first hour start at or after the horizon: raw data is kept from there on, rollups answer before it.
@@ -143,7 +138,7 @@ async function readSeries(
   }
 
   const segments: SeriesSegment[] = [];
-  const points = [];
+  const points: SeriesPoint[] = [];
   if (rawFrom > from) {
     const rolledTo = Math.min(to, rawFrom - 1);
     segments.push({ from, to: rolledTo, bucket: '1h' });
@@ -151,23 +146,36 @@ async function readSeries(
   }
   if (rawFrom <= to) {
     segments.push({ from: rawFrom, to, bucket: 'raw' });
-    // One more than may be answered, so an explicit raw request over maxPoints is told so rather than cut short.
-    const read = rawReadOf(field);
-    if (read !== 'none') {
-      const limit = Math.max(0, maxPoints - points.length) + 1;
-      const messages = await deps.store.rollups.rawMessages(subject, {
-        tsmId,
-        field: read === 'direct' ? field : null,
-        from: rawFrom,
-        to,
-        limit,
-      });
-      points.push(...rawPoints(messages, field));
-    }
+    points.push(...(await readRawPoints(deps, subject, { tsmId, field, from: rawFrom, to }, maxPoints - points.length)));
   }
   if (points.length > maxPoints)
     throw tooManyPoints('bucket', `bucket raw gives more than maxPoints ${maxPoints} points; choose 1h or 1d, or narrow the range`);
   return { tsmId, field, bucket, segments, points };
+}
+
+/** Messages a raw read may go through looking for `maxPoints` points of a field that not every message carries. */
+const rawReadMaxMessages = 100_000;
+
+/**
+ * Raw points of a range, at most `room` + 1 (one more than may be answered, so an explicit raw request over
+ * maxPoints is told so rather than cut short). The store counts messages, and a message without the field gives no
+ * point: when a read comes back full with room to spare, it is read again with ten times the limit.
+ */
+async function readRawPoints(
+  deps: SeriesDeps,
+  subject: SeriesSubject,
+  range: { tsmId: number; field: string; from: number; to: number },
+  room: number,
+): Promise<SeriesPoint[]> {
+  const read = rawReadOf(range.field);
+  if (read === 'none') return [];
+  for (let limit = Math.max(0, room) + 1; ; limit *= 10) {
+    const messages = await deps.store.rollups.rawMessages(subject, { ...range, field: read === 'direct' ? range.field : null, limit });
+    const points = rawPoints(messages, range.field);
+    if (points.length > room || messages.length < limit) return points;
+    if (limit >= rawReadMaxMessages)
+      throw tooManyPoints('bucket', `bucket raw would read more than ${rawReadMaxMessages} messages; choose 1h or 1d, or narrow the range`);
+  }
 }
 
 function tooManyPoints(fieldName: 'bucket' | 'maxPoints', message: string) {

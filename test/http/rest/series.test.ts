@@ -133,6 +133,24 @@ for (const target of storeTargets) {
       assert.equal(tooFew.body.errors[0].field, 'maxPoints');
     });
 
+    test('raw: a field only some messages carry is found past the messages without it', async () => {
+      await publishUplinks(server, [
+        // An id of its own (unknown to the catalog, stored all the same), so the other tests' figures stay.
+        ...[1, 2, 3, 4].map((i) => ({ ...reading('S-3', day + i, { humd: 50 }), tsmId: 4242 })),
+        { ...reading('S-3', day + 5, { temp: 1 }), tsmId: 4242 },
+        { ...reading('S-3', day + 6, { temp: 2 }), tsmId: 4242 },
+      ]);
+      const { status, body } = await series('/things/S-3', `tsmId=4242&field=temp&${range}&bucket=raw&maxPoints=2`);
+      assert.equal(status, 200);
+      assert.deepEqual(
+        body.data.points.map((p: { t: number; avg: number }) => [p.t, p.avg]),
+        [
+          [day + 5, 1],
+          [day + 6, 2],
+        ],
+      );
+    });
+
     test('group series: per group at arrival, unassigned for the things in no group', async () => {
       const north = await series('/groups/north', `tsmId=12100&field=temp&${range}&bucket=1h`);
       assert.equal(north.status, 200);
