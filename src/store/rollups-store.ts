@@ -17,15 +17,18 @@ type FiguresRow = [number, number, number, number, number, number, number, numbe
  */
 export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres', directReads: SqliteDirectReads | undefined) {
   const sqlite = dialect === 'sqlite';
-  /** The key condition and its parameters of a subject's rollup rows for one field. */
-  const keyOf = (subject: SeriesSubject, range: RollupRange) =>
-    'tuid' in subject
-      ? { table: 'thing_rollups', where: 'tuid = ? and tsm_id = ? and field = ?', parameters: [subject.tuid, range.tsmId, range.field] }
-      : {
-          table: 'group_rollups',
-          where: 'organization_id = ? and group_id = ? and tsm_id = ? and field = ?',
-          parameters: [subject.organizationId, shownGroupId(subject.groupId), range.tsmId, range.field],
-        };
+  /** The table, key condition (columns of `alias`, when given) and its parameters of a subject's rows for one field. */
+  const keyOf = (subject: SeriesSubject, range: RollupRange, alias = '') => {
+    const [table, columns, parameters] =
+      'tuid' in subject
+        ? ['thing_rollups', ['tuid', 'tsm_id', 'field'], [subject.tuid, range.tsmId, range.field]]
+        : [
+            'group_rollups',
+            ['organization_id', 'group_id', 'tsm_id', 'field'],
+            [subject.organizationId, shownGroupId(subject.groupId), range.tsmId, range.field],
+          ];
+    return { table, where: columns.map((column) => `${alias}${column} = ?`).join(' and '), parameters };
+  };
 
   /**
    * Runs a read with `?` placeholders: a prepared statement on SQLite, the query builder's raw SQL on PostgreSQL.
@@ -51,18 +54,29 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
         `select ${figures} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
         [...key.parameters, range.fromHour, range.toHour],
       );
-      // Number(): PostgreSQL's bigint columns arrive as numbers already (database.ts); this keeps both stores alike.
-      return rows.map(([hourStart, count, min, max, sum, first, firstTs, last, lastTs]) => ({
-        hourStart: Number(hourStart),
-        count: Number(count),
-        min,
-        max,
-        sum,
-        first,
-        firstTs,
-        last,
-        lastTs,
-      }));
+      return rows.map(toHourly);
+    },
+
+    /**
+     * A subject's days of one field (UTC), oldest first, folded from the hourly rows in SQL: counts and sums add,
+     * extremes widen, and since hours do not overlap a day's first value is its earliest hour's first and its last
+     * value its latest hour's last (two key lookups per day). `hourStart` is the day's start. A group by in the
+     * store returns 365 rows for a year instead of 8,760.
+     */
+    async days(subject: SeriesSubject, range: RollupRange): Promise<HourlyRollup[]> {
+      const key = keyOf(subject, range);
+      const [f, l] = [keyOf(subject, range, 'f.'), keyOf(subject, range, 'l.')];
+      const rows = await query<FiguresRow>(
+        `select d.day_start, d.count, d.min, d.max, d.sum, f.first, f.first_ts, l.last, l.last_ts
+         from (select (hour_start / 86400) * 86400 as day_start, sum(count) as count, min(min) as min, max(max) as max, sum(sum) as sum,
+                      min(hour_start) as first_hour, max(hour_start) as last_hour
+               from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? group by hour_start / 86400) d
+         join ${key.table} f on ${f.where} and f.hour_start = d.first_hour
+         join ${key.table} l on ${l.where} and l.hour_start = d.last_hour
+         order by d.day_start`,
+        [...key.parameters, range.fromHour, range.toHour, ...f.parameters, ...l.parameters],
+      );
+      return rows.map(toHourly);
     },
 
     /** How many points each bucket would give (see RollupCounts); raw counted from `rawFromHour` on. */
@@ -140,6 +154,21 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
           where organization_id = ${organizationId} and hour_start < ${beforeHourStart} limit ${limit - removed})`.execute(db);
       return removed + Number(things.numAffectedRows ?? 0);
     },
+  };
+}
+
+/** A figures row as a bucket; Number() because PostgreSQL answers sums of bigint as numeric (text). */
+function toHourly([hourStart, count, min, max, sum, first, firstTs, last, lastTs]: FiguresRow): HourlyRollup {
+  return {
+    hourStart: Number(hourStart),
+    count: Number(count),
+    min: Number(min),
+    max: Number(max),
+    sum: Number(sum),
+    first: Number(first),
+    firstTs: Number(firstTs),
+    last: Number(last),
+    lastTs: Number(lastTs),
   };
 }
 

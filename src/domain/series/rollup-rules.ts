@@ -70,8 +70,3 @@ export const daySeconds = 86_400;
 export function hourStartOf(tsmTs: number): number {
   return Math.floor(tsmTs / hourSeconds) * hourSeconds;
 }
-
-/** The start of the UTC day holding `seconds`. */
-export function dayStartOf(seconds: number): number {
-  return Math.floor(seconds / daySeconds) * daySeconds;
-}

@@ -1,7 +1,7 @@
-import { dayStartOf, extractNumericFields } from './rollup-rules.js';
+import { extractNumericFields } from './rollup-rules.js';
 import type { HourlyRollup, RawMessage, SeriesPoint } from './series-types.js';
 
-/** An hourly rollup as a point: `t` is the hour's start, `avg` the sum over the count. */
+/** A rollup bucket (an hour, or a day folded by the store) as a point: `t` is its start, `avg` the sum over the count. */
 export function hourPoint(hour: HourlyRollup): SeriesPoint {
   return {
     t: hour.hourStart,
@@ -12,38 +12,6 @@ export function hourPoint(hour: HourlyRollup): SeriesPoint {
     first: hour.first,
     last: hour.last,
   };
-}
-
-/**
- * Hourly rollups (oldest first) folded into UTC days: counts and sums add, extremes widen, first/last are the
- * values with the earliest/latest time (ties: the earlier hour's first, the later hour's last).
- */
-export function dayPoints(hours: readonly HourlyRollup[]): SeriesPoint[] {
-  const points: SeriesPoint[] = [];
-  let day: (HourlyRollup & { t: number }) | undefined;
-  const close = () => day && points.push({ ...hourPoint(day), t: day.t });
-  for (const hour of hours) {
-    const t = dayStartOf(hour.hourStart);
-    if (!day || day.t !== t) {
-      close();
-      day = { ...hour, t };
-      continue;
-    }
-    day.count += hour.count;
-    day.sum += hour.sum;
-    if (hour.min < day.min) day.min = hour.min;
-    if (hour.max > day.max) day.max = hour.max;
-    if (hour.firstTs < day.firstTs) {
-      day.first = hour.first;
-      day.firstTs = hour.firstTs;
-    }
-    if (hour.lastTs >= day.lastTs) {
-      day.last = hour.last;
-      day.lastTs = hour.lastTs;
-    }
-  }
-  close();
-  return points;
 }
 
 /**

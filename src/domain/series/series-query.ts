@@ -5,7 +5,7 @@ import { requireGroupRef } from '../groups/group-id-rules.js';
 import { groupNotFound } from '../groups/group-service.js';
 import { requireThing } from '../things/thing-access.js';
 import { daySeconds, hourSeconds, rawReadOf, rollupLimits } from './rollup-rules.js';
-import { dayPoints, hourPoint, rawPoints } from './series-points.js';
+import { hourPoint, rawPoints } from './series-points.js';
 import type { RequestedBucket, Series, SeriesBucket, SeriesPoint, SeriesSegment, SeriesSubject } from './series-types.js';
 
 /** `maxPoints` of a series: 1 to 10000, 1000 when absent. */
@@ -127,11 +127,10 @@ async function readSeries(deps: SeriesDeps, organizationId: string, subject: Ser
   } else bucket = input.bucket;
 
   if (bucket === '1d' || bucket === '1h') {
-    const hours = await deps.store.rollups.hours(
-      subject,
-      bucket === '1d' ? { ...hourRange, fromHour: floorTo(from, daySeconds) } : hourRange,
-    );
-    const points = bucket === '1d' ? dayPoints(hours) : hours.map(hourPoint);
+    const points =
+      bucket === '1d'
+        ? (await deps.store.rollups.days(subject, { ...hourRange, fromHour: floorTo(from, daySeconds) })).map(hourPoint)
+        : (await deps.store.rollups.hours(subject, hourRange)).map(hourPoint);
     if (points.length > maxPoints)
       throw tooManyPoints('bucket', `bucket ${bucket} gives ${points.length} points, more than maxPoints ${maxPoints}`);
     return { tsmId, field, bucket, segments: [{ from, to, bucket }], points };
