@@ -42,6 +42,7 @@ export function transferablesOf(batch: WireBatch): ArrayBuffer[] {
     batch.tsmTs.buffer,
     batch.receivedAt.buffer,
     batch.rollupFieldCount.buffer,
+    batch.rollupNameIndex.buffer,
     batch.rollupValues.buffer,
   ] as ArrayBuffer[];
 }
@@ -66,8 +67,9 @@ export type SqliteBatchTransaction = (batch: WireBatch, deadLetters: readonly De
  * The SQLite batch: prepared statements in one `begin immediate` transaction (claim unknown things with their
  * first history entry, divert other organizations' things to dead letters, insert messages as served (with
  * `deploymentGroupId`) with ON CONFLICT DO NOTHING, apply the guarded summary updates of the stored ones, merge
- * the stored ones' numeric fields into the hourly rollups (pre-aggregated per bucket), store dead letters). better-sqlite3 runs a prepared insert in about a microsecond, so the query builder would cost
- * more than the work. Runs in the writer thread (or in the main thread for an in-memory store); returns only
+ * the stored ones' numeric fields into the hourly rollups (pre-aggregated per bucket, one upsert each), store dead
+ * letters). better-sqlite3 runs a prepared insert in about a microsecond, so the query builder would cost more than
+ * the work. Runs in the writer thread (or in the main thread for an in-memory store); returns only
  * after COMMIT.
  */
 export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteBatchTransaction {
