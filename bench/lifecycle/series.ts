@@ -72,7 +72,12 @@ async function measureSeries(entry: PlatformEntry, databaseUrl: string, cwd: str
     const results: LoadResult[] = [];
     for (const target of seriesTargets(token, seed)) {
       log(`${label}: series ${target.name}: warm-up ${timing.warmupS} s, window ${timing.windowS} s`);
-      results.push(await measureLoad(platform.baseUrl, target, timing, platform.process.pid));
+      const result = await measureLoad(platform.baseUrl, target, timing, platform.process.pid);
+      log(
+        `${label}: series ${target.name}: ${int(result.requestsPerS)} req/s, p50 ${fixed(result.latencyMs.p50)} ms, ` +
+          `p99 ${fixed(result.latencyMs.p99)} ms, ${int(result.serverCpuMicrosPerRequest)} µs server CPU a request`,
+      );
+      results.push(result);
     }
     return results;
   } finally {
@@ -106,6 +111,7 @@ async function measureIngestRatio(freshUrl: (() => Promise<{ url?: string; drop(
       }
     }
   }
+  log(`${label}: batch writer rows/s on ${on.map((r) => int(r.rowsPerS)).join(', ')}; off ${off.map((r) => int(r.rowsPerS)).join(', ')}`);
   const medianOn = median(on.map((r) => r.rowsPerS));
   const medianOff = median(off.map((r) => r.rowsPerS));
   return { on, off, medianOn, medianOff, ratio: medianOn / medianOff };
@@ -193,6 +199,7 @@ export function formatSeriesReport(runs: readonly SeriesStoreRun[]): string {
         int(result.requestsPerS),
         fixed(result.latencyMs.p50),
         fixed(result.latencyMs.p99),
+        int(result.serverCpuMicrosPerRequest),
         target ? `p99 < ${target}` : '',
         verdict,
       ]);
