@@ -32,7 +32,7 @@ export interface Series {
   points: SeriesPoint[];
 }
 
-/** One stored hourly rollup bucket, as the store reads it. */
+/** One rollup bucket as the store reads it: a stored hour, or a day the store folded from its hours (`hourStart`: the day's start). */
 export interface HourlyRollup {
   hourStart: number;
   count: number;
