@@ -106,9 +106,12 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       let columns = `${m}tsm_ts, null, ${m}body`;
       const columnParameters: unknown[] = [];
       if (read.field !== null) {
-        const short = `length(${m}body) < ${directReadMaxBodyLength}`;
+        // PostgreSQL's JSON parser refuses an escaped NUL character (`\u0000`, valid JSON): such a body is parsed.
+        const short = sqlite
+          ? `length(${m}body) < ${directReadMaxBodyLength}`
+          : `length(${m}body) < ${directReadMaxBodyLength} and strpos(${m}body, '\\u0000') = 0`;
         // The member as JSON text (`21.5`, `true`, `"x"`): one parse per row; numberOfJson keeps the numbers.
-        const member = sqlite ? `${m}body -> ?` : `(${m}body::jsonb -> ?::text)::text`;
+        const member = sqlite ? `${m}body -> ?` : `(${m}body::json -> ?::text)::text`;
         columns = `${m}tsm_ts, case when ${short} then ${member} end, case when ${short} then null else ${m}body end`;
         columnParameters.push(sqlite ? `$."${read.field}"` : read.field);
       }

@@ -151,6 +151,16 @@ for (const target of storeTargets) {
       );
     });
 
+    test('raw: a message holding an escaped NUL character is read like any other (PostgreSQL jsonb would refuse it)', async () => {
+      await publishUplinks(server, [{ ...reading('S-4', day + 1, { temp: 3, note: 'a\u0000b' }), tsmId: 4243 }]);
+      const { status, body } = await series('/things/S-4', `tsmId=4243&field=temp&${range}&bucket=raw`);
+      assert.equal(status, 200);
+      assert.deepEqual(
+        body.data.points.map((p: { t: number; avg: number }) => [p.t, p.avg]),
+        [[day + 1, 3]],
+      );
+    });
+
     test('group series: per group at arrival, unassigned for the things in no group', async () => {
       const north = await series('/groups/north', `tsmId=12100&field=temp&${range}&bucket=1h`);
       assert.equal(north.status, 200);
