@@ -36,6 +36,8 @@ export interface StoreCeilingOptions {
   simulatedRate: number;
   /** A PostgreSQL URL (an empty schema) to measure instead of a fresh SQLite file. */
   databaseUrl?: string;
+  /** False: the batch writer leaves the hourly rollups alone (bench/lifecycle measures what they cost). Default true. */
+  rollups?: boolean;
 }
 
 export interface StoreCeiling {
@@ -80,7 +82,7 @@ export async function measureStoreCeiling(options: StoreCeilingOptions): Promise
   try {
     await migrateToLatest(database);
     const organization = await createOrganization({ store: createStore(database), clock: systemClock }, { name: 'Bench', id: 'bench' });
-    commit = ingestBatchWriter(database);
+    commit = ingestBatchWriter(database, { rollups: options.rollups ?? true });
     const source = publishes(options);
     let parseMs = 0;
     let parsed = 0;

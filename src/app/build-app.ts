@@ -6,6 +6,7 @@ import { ConfigError } from '../config/config-error.js';
 import { redactUrl } from '../config/parsers.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainEventBus } from '../domain/events.js';
+import type { RawHorizon } from '../domain/series/series-types.js';
 import { SigningKeys } from '../domain/auth/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
 import { registerCors } from '../http/cors.js';
@@ -49,6 +50,8 @@ import { openStore } from './open-store.js';
 export interface AppOptions {
   config: Config;
   clock?: Clock;
+  /** Replaces the raw retention horizon (tests of the series' raw/rollup boundary). */
+  rawHorizon?: RawHorizon;
   logger?: Logger;
   /** Where the one-time bootstrap credentials are printed (stdout by default, never the log). */
   print?: (text: string) => void;
@@ -64,6 +67,8 @@ export interface App {
   readonly events: DomainEventBus;
   /** The TUIDs no new thing may take: fixed REST path segments where a TUID goes (`alerts`). */
   readonly reservedTuids: ReadonlySet<string>;
+  /** Before when an organization's raw messages may be gone; series answer older parts from rollups. */
+  readonly rawHorizon: RawHorizon;
   readonly signingKeys: SigningKeys;
   readonly clientTokens: ClientTokens;
   readonly sessions: UserSessions;
@@ -261,9 +266,23 @@ export async function startApp(options: AppOptions): Promise<App> {
       }),
     );
     const downlink = mqttCommandDownlink(mqtt);
-    registerRest(http, { store, clock, events, reservedTuids, config, clientTokens, downlink, limits, ...sealing });
+    // wired to organization retention by the retention work
+    const rawHorizon: RawHorizon = options.rawHorizon ?? (async () => null);
+    registerRest(http, { store, clock, events, reservedTuids, rawHorizon, config, clientTokens, downlink, limits, ...sealing });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { store, clock, events, reservedTuids, config, sessions, downlink, limits, metrics, ...sealing });
+    const graphql = registerGraphql(http, {
+      store,
+      clock,
+      events,
+      reservedTuids,
+      rawHorizon,
+      config,
+      sessions,
+      downlink,
+      limits,
+      metrics,
+      ...sealing,
+    });
     observeRuntime(metrics, {
       liveSubscriptions: () => graphql.liveSubscriptions(),
       openAlerts: () => alertEngine.activeAlertCounts(),
@@ -322,6 +341,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       store,
       events,
       reservedTuids,
+      rawHorizon,
       signingKeys,
       clientTokens,
       sessions,

@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { DomainEventBus } from './events.js';
+import type { RawHorizon } from './series/series-types.js';
 
 /**
  * What every domain function receives: the store, the clock, the event bus and the TUIDs no new thing may take.
@@ -14,4 +15,6 @@ export interface DomainDeps {
   reservedTuids: ReadonlySet<string>;
   /** Set when MQTT passwords are sealed for a managed broker (identity-service.ts, createMqttCredential). */
   sealMqttPassword?: (password: string) => string;
+  /** Before when an organization's raw messages may be gone (retention); series read older parts from rollups. */
+  rawHorizon: RawHorizon;
 }

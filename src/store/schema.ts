@@ -24,6 +24,8 @@ export interface Schema {
   leases: LeasesTable;
   instances: InstancesTable;
   rate_counts: RateCountsTable;
+  thing_rollups: ThingRollupsTable;
+  group_rollups: GroupRollupsTable;
 }
 
 export interface OrganizationsTable {
@@ -223,4 +225,31 @@ export interface RateCountsTable {
   key: string;
   instance_id: string;
   count: number;
+}
+
+/** The figures of one hourly rollup bucket (migration 0011). */
+export interface RollupFiguresColumns {
+  tsm_id: number;
+  field: string;
+  /** Unix seconds, a multiple of 3600 (UTC), of the messages' tsmTs. */
+  hour_start: number;
+  count: number;
+  min: number;
+  max: number;
+  sum: number;
+  first: number;
+  first_ts: number;
+  last: number;
+  last_ts: number;
+}
+
+export interface ThingRollupsTable extends RollupFiguresColumns {
+  tuid: string;
+  organization_id: string;
+}
+
+export interface GroupRollupsTable extends RollupFiguresColumns {
+  organization_id: string;
+  /** The group at arrival; `unassigned` for things in no group. */
+  group_id: string;
 }

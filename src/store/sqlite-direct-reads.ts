@@ -17,15 +17,17 @@ export class SqliteDirectReads {
 
   /**
    * The prepared statement for `text` (prepared on first use, then kept: texts are the store modules' own, values
-   * travel as parameters), or undefined while a transaction is open. `firstColumn` returns each row's first column.
+   * travel as parameters), or undefined while a transaction is open. `firstColumn` returns each row's first column,
+   * `arrays` each row as an array of its columns (no object per row: half the cost on long series reads).
    */
-  statement<Row>(text: string, shape: 'rows' | 'firstColumn'): SqliteDatabase.Statement<unknown[], Row> | undefined {
+  statement<Row>(text: string, shape: 'rows' | 'firstColumn' | 'arrays'): SqliteDatabase.Statement<unknown[], Row> | undefined {
     if (this.connection.inTransaction) return undefined;
     const key = `${shape}\u0000${text}`;
     let statement = this.statements.get(key);
     if (!statement) {
       statement = this.connection.prepare(text);
       if (shape === 'firstColumn') statement.pluck();
+      if (shape === 'arrays') statement.raw(true);
       this.statements.set(key, statement);
     }
     return statement as SqliteDatabase.Statement<unknown[], Row>;

@@ -11,6 +11,7 @@ import { deadLettersStore } from './dead-letters-store.js';
 import { groupsStore } from './groups-store.js';
 import { installationsStore } from './installations-store.js';
 import { messagesStore } from './messages-store.js';
+import { rollupsStore } from './rollups-store.js';
 import { thingsStore } from './things-store.js';
 import type { Database } from './database.js';
 import { mqttCredentialsStore } from './mqtt-credentials-store.js';
@@ -35,6 +36,7 @@ export function createStore(database: Database) {
     signingKeys: signingKeysStore(db),
     things: thingsStore(db, directReads),
     messages: messagesStore(db, directReads),
+    rollups: rollupsStore(db, database.dialect, directReads),
     deadLetters: deadLettersStore(db),
     groups: groupsStore(db, database.dialect),
     installations: installationsStore(db),

@@ -2,6 +2,7 @@ import { startApp, type App } from '../../src/app/build-app.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Clock } from '../../src/domain/clock.js';
+import type { RawHorizon } from '../../src/domain/series/series-types.js';
 import { createSqliteUrl } from './databases.js';
 
 /**
@@ -34,7 +35,10 @@ export interface TestApp {
  * Starts the platform as `thingdesk serve` would, with ports 0 (tests never collide with real services) and a
  * fresh SQLite file unless `env.DATABASE_URL` says otherwise.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock; logger?: Logger } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { clock?: Clock; logger?: Logger; rawHorizon?: RawHorizon } = {},
+): Promise<TestApp> {
   const config = loadConfig({
     ...testBootstrap,
     PORT: '0',
@@ -48,6 +52,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const app = await startApp({
     config,
     clock: options.clock,
+    rawHorizon: options.rawHorizon,
     logger: options.logger ?? createLogger('silent'),
     print: (text) => printed.push(text),
   });

@@ -22,6 +22,8 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     thing: signedIn,
     things: signedIn,
     messages: signedIn,
+    series: signedIn,
+    groupSeries: signedIn,
     alerts: signedIn,
     alertingThings: signedIn,
     alertCount: signedIn,

@@ -393,6 +393,52 @@ export const typeDefs = /* GraphQL */ `
     revoked: Boolean!
   }
 
+  "One point of a series: a bucket's figures, or one stored message (count 1, every figure its value)."
+  type SeriesPoint {
+    "The bucket's start (UTC hour or day), or the message's tsmTs for a raw point, Unix seconds."
+    t: Float!
+    "Readings in the bucket."
+    count: Int!
+    "Smallest reading."
+    min: Float!
+    "Largest reading."
+    max: Float!
+    "Mean of the readings."
+    avg: Float!
+    "The reading with the earliest tsmTs."
+    first: Float!
+    "The reading with the latest tsmTs."
+    last: Float!
+  }
+
+  "A part of the asked range and the bucket that answered it (before the raw retention horizon, raw is answered by 1h)."
+  type SeriesSegment {
+    "Start of the part, Unix seconds."
+    from: Int!
+    "End of the part, Unix seconds, inclusive."
+    to: Int!
+    "raw, 1h or 1d."
+    bucket: String!
+  }
+
+  "A time series of one numeric field of one message id, from the hourly rollups and the stored messages."
+  type Series {
+    "The thing's TUID (series); null for a group's series."
+    tuid: ID
+    "The group ('unassigned': things in no group) for groupSeries; null for a thing's series."
+    groupId: String
+    "The message id (tsmId) read."
+    tsmId: Int!
+    "The field read; members of nested objects by their dotted path."
+    field: String!
+    "The bucket chosen: raw, 1h or 1d (auto resolved)."
+    bucket: String!
+    "Which bucket answered which part of the range."
+    segments: [SeriesSegment!]!
+    "The points, oldest first; empty buckets are left out."
+    points: [SeriesPoint!]!
+  }
+
   "Reads. Every one answers for the caller's organization only."
   type Query {
     "Placeholder: GraphQL needs a query type, and a caller who is not signed in may only sign in."
@@ -451,6 +497,40 @@ export const typeDefs = /* GraphQL */ `
       "At most this many groups, 1 to 1000 (default 100)."
       limit: Int
     ): [Group!]!
+    "A thing's time series of one numeric field (NOT_FOUND for a thing the caller cannot see)."
+    series(
+      "The thing's TUID."
+      tuid: ID!
+      "The message id (tsmId) whose field is read."
+      tsmId: Int!
+      "The numeric field; members of nested objects by their dotted path (position.lat)."
+      field: String!
+      "Start of the range (tsmTs), Unix seconds, inclusive."
+      from: Int!
+      "End of the range (tsmTs), Unix seconds, inclusive."
+      to: Int!
+      "raw, 1h, 1d (UTC buckets) or auto (default): the finest giving at most maxPoints."
+      bucket: String
+      "At most this many points, 1 to 10000 (default 1000); an explicit bucket giving more is refused."
+      maxPoints: Int
+    ): Series!
+    "A group's time series of one numeric field, over the messages that arrived while their thing was in the group."
+    groupSeries(
+      "The group's id ('unassigned': things in no group)."
+      groupId: String!
+      "The message id (tsmId) whose field is read."
+      tsmId: Int!
+      "The numeric field; members of nested objects by their dotted path (position.lat)."
+      field: String!
+      "Start of the range (tsmTs), Unix seconds, inclusive."
+      from: Int!
+      "End of the range (tsmTs), Unix seconds, inclusive."
+      to: Int!
+      "raw, 1h, 1d (UTC buckets) or auto (default): the finest giving at most maxPoints."
+      bucket: String
+      "At most this many points, 1 to 10000 (default 1000); an explicit bucket giving more is refused."
+      maxPoints: Int
+    ): Series!
     "One group's things (NOT_FOUND for a group the caller cannot see)."
     group("The group's id ('unassigned': things in no group)." groupId: String!): GroupThings
     "A thing's command history, newest request first."

@@ -37,6 +37,36 @@ export const operationExamples: Readonly<Record<string, { request?: unknown; res
   listThingMessages: {
     response: { data: [{ tsmId: 1110, tsmEv: 10, tsmTs: 1_700_000_000, tsmTuid: tuid, batl: 87.4, deploymentGroupId: 'north' }] },
   },
+  getThingSeries: {
+    response: {
+      data: {
+        tuid,
+        tsmId: 12100,
+        field: 'temp',
+        bucket: '1h',
+        segments: [{ from: 1_700_000_000, to: 1_700_007_199, bucket: '1h' }],
+        points: [
+          { t: 1_699_999_200, count: 60, min: 20.9, max: 21.6, avg: 21.25, first: 20.9, last: 21.6 },
+          { t: 1_700_002_800, count: 60, min: 21.4, max: 22.1, avg: 21.8, first: 21.5, last: 22.0 },
+        ],
+      },
+    },
+  },
+  getGroupSeries: {
+    response: {
+      data: {
+        group_id: 'north',
+        tsmId: 12100,
+        field: 'temp',
+        bucket: 'raw',
+        segments: [{ from: 1_700_000_000, to: 1_700_000_120, bucket: 'raw' }],
+        points: [
+          { t: 1_700_000_000, count: 1, min: 21.3, max: 21.3, avg: 21.3, first: 21.3, last: 21.3 },
+          { t: 1_700_000_060, count: 1, min: 21.4, max: 21.4, avg: 21.4, first: 21.4, last: 21.4 },
+        ],
+      },
+    },
+  },
   sendCommands: { request: [command], response: { data: { tuid, timestamp: 1_700_000_100, responsible: client, commands: [sent] } } },
   listCommandHistory: {
     response: { data: [{ tuid, timestamp: 1_700_000_100, responsible: client, command: tracked, commands: [tracked] }] },

@@ -10,6 +10,7 @@ import { registerGroupRoutes } from './routes/group-routes.js';
 import { registerInstallationRoutes } from './routes/installation-routes.js';
 import { registerMessageExportRoutes } from './routes/message-export-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
+import { registerSeriesRoutes } from './routes/series-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
 import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
 import { ErrorBody } from './schemas.js';
@@ -36,6 +37,7 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerThingRoutes(rest, deps);
       registerMessageRoutes(rest, deps);
       registerMessageExportRoutes(rest, deps);
+      registerSeriesRoutes(rest, deps);
       registerCommandRoutes(rest, deps);
       registerInstallationRoutes(rest, deps);
       registerGroupRoutes(rest, deps);

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
-import type { CommitIngestBatch } from './ingest-batch.js';
+import type { CommitIngestBatch, IngestBatchOptions } from './ingest-batch.js';
+import { writeRollupsPostgres } from './rollup-batch-postgres.js';
 import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';
 import { summarySetClause } from './summary-update-sql.js';
 
@@ -15,13 +16,14 @@ const attempts = 3;
  * PostgreSQL batch writer: a handful of statements per batch whatever its size, each taking whole columns as
  * array parameters through `unnest`, so a 500-message batch is five round trips, not five hundred.
  */
-export function postgresIngestBatch(pool: pg.Pool): CommitIngestBatch {
+export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions = { rollups: true }): CommitIngestBatch {
   return async (records, deadLetters) => {
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       try {
         await client.query('begin');
         const result = await writeBatch(client, records, deadLetters);
+        if (options.rollups) await writeRollupsPostgres(client, result.stored);
         await client.query('commit');
         return result;
       } catch (error) {

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../schema.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summaryFieldsOf } from '../../domain/things/summary-rules.js';
-import type { ClosableCommitIngestBatch } from './ingest-batch.js';
+import { extractNumericFields } from '../../domain/series/rollup-rules.js';
+import type { ClosableCommitIngestBatch, IngestBatchOptions } from './ingest-batch.js';
 import { foreignThingDeadLetter } from './ingest-rules.js';
 import { outcome, prepareSqliteBatch, type WireBatch, type WireResult } from './sqlite-batch-transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
@@ -17,7 +18,12 @@ import { SqliteWriterThread } from './sqlite-writer-thread.js';
  * Kysely's connection mutex: that keeps the batch from running inside another module's open transaction, where a
  * rollback would take acknowledged messages with it.
  */
-export function sqliteIngestBatch(db: Kysely<Schema>, connection: SqliteDatabase.Database): ClosableCommitIngestBatch {
+export function sqliteIngestBatch(
+  db: Kysely<Schema>,
+  connection: SqliteDatabase.Database,
+  options: IngestBatchOptions = { rollups: true },
+): ClosableCommitIngestBatch {
+  const toWire = (records: readonly UplinkRecord[]) => wireOf(records, options.rollups);
   if (connection.memory) {
     const runBatch = prepareSqliteBatch(connection);
     const commit = (records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]) =>
@@ -30,7 +36,23 @@ export function sqliteIngestBatch(db: Kysely<Schema>, connection: SqliteDatabase
   return Object.assign(commit, { close: () => thread.close() });
 }
 
-function toWire(records: readonly UplinkRecord[]): WireBatch {
+function wireOf(records: readonly UplinkRecord[], rollups: boolean): WireBatch {
+  const rollupFieldCount = new Uint16Array(records.length);
+  const nameIndex = new Map<string, number>();
+  const indexes: number[] = [];
+  const values: number[] = [];
+  if (rollups) {
+    records.forEach((record, index) => {
+      const fields = extractNumericFields(record.message);
+      rollupFieldCount[index] = fields.length;
+      for (const field of fields) {
+        let at = nameIndex.get(field.name);
+        if (at === undefined) nameIndex.set(field.name, (at = nameIndex.size));
+        indexes.push(at);
+        values.push(field.value);
+      }
+    });
+  }
   return {
     organizationId: records.map((r) => r.organizationId),
     tuid: records.map((r) => r.tuid),
@@ -43,6 +65,10 @@ function toWire(records: readonly UplinkRecord[]): WireBatch {
     problems: records.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
     receivedAt: Float64Array.from(records, (r) => r.receivedAt),
     summaryFields: records.map(summaryFieldsOf),
+    rollupFieldCount,
+    rollupNames: [...nameIndex.keys()],
+    rollupNameIndex: Uint32Array.from(indexes),
+    rollupValues: Float64Array.from(values),
   };
 }
 

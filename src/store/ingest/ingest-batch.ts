@@ -15,9 +15,17 @@ export type CommitIngestBatch = (records: readonly UplinkRecord[], deadLetters: 
 /** A batch writer that holds resources (the SQLite writer thread): `close` after the last batch. */
 export type ClosableCommitIngestBatch = CommitIngestBatch & { close(): Promise<void> };
 
-export function ingestBatchWriter(database: Database): ClosableCommitIngestBatch {
-  if (database.driver.dialect === 'sqlite') return sqliteIngestBatch(database.db, database.driver.connection);
-  return Object.assign(postgresIngestBatch(database.driver.pool), { close: async () => undefined });
+/**
+ * `rollups: false` leaves the hourly rollups alone: for the benchmark that measures what keeping them costs
+ * (bench/lifecycle), never for a serving platform, whose series reads would miss those messages.
+ */
+export interface IngestBatchOptions {
+  rollups: boolean;
+}
+
+export function ingestBatchWriter(database: Database, options: IngestBatchOptions = { rollups: true }): ClosableCommitIngestBatch {
+  if (database.driver.dialect === 'sqlite') return sqliteIngestBatch(database.db, database.driver.connection, options);
+  return Object.assign(postgresIngestBatch(database.driver.pool, options), { close: async () => undefined });
 }
 
 export { claimResponsible, foreignThingDeadLetter, foreignThingReason } from './ingest-rules.js';

@@ -3,6 +3,7 @@ import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages, type SummarySource } from '../../domain/things/summary-rules.js';
 import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';
+import { groupRollupColumns, RollupBatch, rollupMergeSql, thingRollupColumns } from './rollup-batch.js';
 import { sqliteSummaryUpdateSql } from './summary-update-sql.js';
 
 /**
@@ -23,11 +24,27 @@ export interface WireBatch {
   problems: (string | null)[];
   receivedAt: Float64Array;
   summaryFields: (Readonly<Record<string, unknown>> | null)[];
+  /**
+   * The rolled-up numeric fields (rollup-rules.ts), flattened: record i owns the next `rollupFieldCount[i]`
+   * entries of `rollupNameIndex`/`rollupValues`; a field's name is `rollupNames[rollupNameIndex[j]]` (each distinct
+   * name crosses the thread boundary once per batch). All counts are 0 when rollups are off.
+   */
+  rollupFieldCount: Uint16Array;
+  rollupNames: string[];
+  rollupNameIndex: Uint32Array;
+  rollupValues: Float64Array;
 }
 
 /** Transferable (moved, not copied) parts of a batch. */
 export function transferablesOf(batch: WireBatch): ArrayBuffer[] {
-  return [batch.tsmId.buffer, batch.tsmTs.buffer, batch.receivedAt.buffer] as ArrayBuffer[];
+  return [
+    batch.tsmId.buffer,
+    batch.tsmTs.buffer,
+    batch.receivedAt.buffer,
+    batch.rollupFieldCount.buffer,
+    batch.rollupNameIndex.buffer,
+    batch.rollupValues.buffer,
+  ] as ArrayBuffer[];
 }
 
 const noFields: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -49,9 +66,10 @@ export type SqliteBatchTransaction = (batch: WireBatch, deadLetters: readonly De
 /**
  * The SQLite batch: prepared statements in one `begin immediate` transaction (claim unknown things with their
  * first history entry, divert other organizations' things to dead letters, insert messages as served (with
- * `deploymentGroupId`) with ON CONFLICT DO NOTHING, apply the guarded summary updates of the stored ones, store
- * dead letters). better-sqlite3 runs a prepared insert in about a microsecond, so the query builder would cost
- * more than the work. Runs in the writer thread (or in the main thread for an in-memory store); returns only
+ * `deploymentGroupId`) with ON CONFLICT DO NOTHING, apply the guarded summary updates of the stored ones, merge
+ * the stored ones' numeric fields into the hourly rollups (pre-aggregated per bucket, one upsert each), store dead
+ * letters). better-sqlite3 runs a prepared insert in about a microsecond, so the query builder would cost more than
+ * the work. Runs in the writer thread (or in the main thread for an in-memory store); returns only
  * after COMMIT.
  */
 export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteBatchTransaction {
@@ -69,6 +87,14 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
   );
   const updateSummary = connection.prepare(sqliteSummaryUpdateSql());
+  const upsertThingRollup = connection.prepare(
+    `insert into thing_rollups (${thingRollupColumns}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (tuid, tsm_id, field, hour_start) do update set ${rollupMergeSql('sqlite', 'thing_rollups')}`,
+  );
+  const upsertGroupRollup = connection.prepare(
+    `insert into group_rollups (${groupRollupColumns}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (organization_id, group_id, tsm_id, field, hour_start) do update set ${rollupMergeSql('sqlite', 'group_rollups')}`,
+  );
   const insertDeadLetter = connection.prepare(
     'insert into dead_letters (organization_id, received_at, source, client, reason, payload) values (?, ?, ?, ?, ?, ?)',
   );
@@ -80,7 +106,12 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
     const claimed: string[] = [];
     const stored: SummarySource[] = [];
     const diverted: DeadLetterRecord[] = [];
+    const rollups = new RollupBatch();
+    let fieldEnd = 0;
     for (let index = 0; index < outcomes.length; index++) {
+      // This record's rolled-up fields, advanced first: every record owns its slice, stored or not.
+      const fieldStart = fieldEnd;
+      fieldEnd += batch.rollupFieldCount[index]!;
       const tuid = batch.tuid[index]!;
       const organizationId = batch.organizationId[index]!;
       const receivedAt = batch.receivedAt[index]!;
@@ -122,6 +153,16 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
         outcomes[index] = outcome.stored;
         stored.push({ tuid, tsmId, tsmTs, gatewayTuid, receivedAt, message: batch.summaryFields[index] ?? noFields });
         groups.set(tuid, owner.groupId);
+        for (let field = fieldStart; field < fieldEnd; field++)
+          rollups.add(
+            organizationId,
+            tuid,
+            owner.groupId,
+            tsmId,
+            tsmTs,
+            batch.rollupNames[batch.rollupNameIndex[field]!]!,
+            batch.rollupValues[field]!,
+          );
       }
     }
     for (const c of summarizeMessages(stored)) {
@@ -140,6 +181,38 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
         tuid: c.tuid,
       });
     }
+    for (const r of rollups.thingRows())
+      upsertThingRollup.run(
+        r.tuid,
+        r.tsmId,
+        r.field,
+        r.hourStart,
+        r.organizationId,
+        r.count,
+        r.min,
+        r.max,
+        r.sum,
+        r.first,
+        r.firstTs,
+        r.last,
+        r.lastTs,
+      );
+    for (const r of rollups.groupRows())
+      upsertGroupRollup.run(
+        r.organizationId,
+        r.groupId,
+        r.tsmId,
+        r.field,
+        r.hourStart,
+        r.count,
+        r.min,
+        r.max,
+        r.sum,
+        r.first,
+        r.firstTs,
+        r.last,
+        r.lastTs,
+      );
     for (const d of [...deadLetters, ...diverted])
       insertDeadLetter.run(d.organizationId, d.receivedAt, d.source, d.client, d.reason, d.payload);
     return { outcomes, groups, claimed };

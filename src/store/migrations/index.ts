@@ -9,6 +9,7 @@ import * as alertEngine from './0007-alert-engine.js';
 import * as messagesAsServed from './0008-messages-as-served.js';
 import * as thingsFillfactor from './0009-things-fillfactor.js';
 import * as instances from './0010-instances.js';
+import * as rollups from './0011-rollups.js';
 import * as mqttSealedPasswords from './0013-mqtt-sealed-passwords.js';
 import * as rateCounts from './0014-rate-counts.js';
 
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0008-messages-as-served': messagesAsServed,
   '0009-things-fillfactor': thingsFillfactor,
   '0010-instances': instances,
+  '0011-rollups': rollups,
   '0013-mqtt-sealed-passwords': mqttSealedPasswords,
   '0014-rate-counts': rateCounts,
 };

@@ -39,7 +39,8 @@ const specViewerQueries = [
   'catalog',
 ];
 /** Read-only queries beyond the SPEC's list ("add more freely"), for every signed-in role. */
-const readOnlyExtras = ['alertingThings', 'alertCount'];
+// SPEC section 9: series and groupSeries for every role.
+const readOnlyExtras = ['alertingThings', 'alertCount', 'series', 'groupSeries'];
 const specManagerQueries = ['users', 'apiClients', 'mqttCredentials'];
 const specInstallerMutations = ['setInstallationStatus', 'assignThingToGroup'];
 const specManagerMutations = [

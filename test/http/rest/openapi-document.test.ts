@@ -138,6 +138,10 @@ describe('the OpenAPI document', () => {
     await call('GET', `/things/${tuid}/messages/export?format=xlsx`);
     await call('GET', '/groups/unassigned/messages/export');
     await call('GET', '/groups/no-such-group/messages/export');
+    await call('GET', `/things/${tuid}/series?tsmId=12100&field=temp&from=0&to=100000`);
+    await call('GET', `/things/${tuid}/series?tsmId=12100&field=temp&from=10&to=0`);
+    await call('GET', '/groups/unassigned/series?tsmId=12100&field=temp&from=0&to=100000&bucket=raw');
+    await call('GET', '/groups/no-such-group/series?tsmId=12100&field=temp&from=0&to=100000');
     await call('POST', `/things/${tuid}/commands`, [
       { tsmId: 1500, tsmEv: 30, transactionId: 77, measurementInterval: 60, reportInterval: 300 },
     ]);

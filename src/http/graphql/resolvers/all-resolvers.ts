@@ -8,6 +8,7 @@ import { groupResolvers } from './group-resolvers.js';
 import { identityResolvers } from './identity-resolvers.js';
 import { installationResolvers } from './installation-resolvers.js';
 import { messageResolvers } from './message-resolvers.js';
+import { seriesResolvers } from './series-resolvers.js';
 import { sessionResolvers } from './session-resolvers.js';
 import { thingResolvers } from './thing-resolvers.js';
 
@@ -18,6 +19,7 @@ export function allResolvers(): IResolvers {
     identityResolvers,
     thingResolvers,
     messageResolvers,
+    seriesResolvers,
     alertResolvers,
     catalogResolvers,
     commandResolvers,

@@ -1,0 +1,32 @@
+import { extractNumericFields } from './rollup-rules.js';
+import type { HourlyRollup, RawMessage, SeriesPoint } from './series-types.js';
+
+/** A rollup bucket (an hour, or a day folded by the store) as a point: `t` is its start, `avg` the sum over the count. */
+export function hourPoint(hour: HourlyRollup): SeriesPoint {
+  return {
+    t: hour.hourStart,
+    count: hour.count,
+    min: hour.min,
+    max: hour.max,
+    avg: hour.sum / hour.count,
+    first: hour.first,
+    last: hour.last,
+  };
+}
+
+/**
+ * Raw points of `field` from stored messages (oldest first): the value the rollup rule reads from each message
+ * (extractNumericFields, or the store's direct read where rawReadOf allows it, which gives the same), so a raw
+ * point exists exactly when the message was counted in its rollup; messages without the field give no point.
+ */
+export function rawPoints(messages: readonly RawMessage[], field: string): SeriesPoint[] {
+  const points: SeriesPoint[] = [];
+  for (const message of messages) {
+    const v =
+      message.body === null
+        ? message.value
+        : (extractNumericFields(JSON.parse(message.body) as Record<string, unknown>).find((f) => f.name === field)?.value ?? null);
+    if (v !== null) points.push({ t: Number(message.tsmTs), count: 1, min: v, max: v, avg: v, first: v, last: v });
+  }
+  return points;
+}

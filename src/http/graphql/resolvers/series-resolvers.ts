@@ -1,0 +1,33 @@
+import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
+import { readGroupSeries, readThingSeries } from '../../../domain/series/series-query.js';
+import type { GraphqlContext } from '../graphql-deps.js';
+import { userOf } from './resolver-helpers.js';
+
+interface SeriesArguments {
+  tsmId: number;
+  field: string;
+  from: number;
+  to: number;
+  bucket?: string | null;
+  maxPoints?: number | null;
+}
+
+const optional = <T extends SeriesArguments>(args: T) => ({
+  ...args,
+  bucket: args.bucket ?? undefined,
+  maxPoints: args.maxPoints ?? undefined,
+});
+
+/** Time series of a thing or a group: the same domain functions as REST's series endpoints. */
+export const seriesResolvers = {
+  Query: {
+    series: async (_: unknown, args: SeriesArguments & { tuid: string }, context: GraphqlContext) => ({
+      groupId: null,
+      ...(await readThingSeries(context.deps, userOf(context), optional(args))),
+    }),
+    groupSeries: async (_: unknown, args: SeriesArguments & { groupId: string }, context: GraphqlContext) => {
+      const series = await readGroupSeries(context.deps, userOf(context), optional(args));
+      return { ...series, tuid: null, groupId: shownGroupId(series.groupId) };
+    },
+  },
+};

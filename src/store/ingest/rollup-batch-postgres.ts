@@ -1,0 +1,59 @@
+import type pg from 'pg';
+import type { StoredMessage } from '../../domain/messages/message-types.js';
+import { extractNumericFields } from '../../domain/series/rollup-rules.js';
+import { groupRollupColumns, RollupBatch, type RollupFigures, rollupMergeSql, thingRollupColumns } from './rollup-batch.js';
+
+/**
+ * Merges the numeric fields of a batch's stored messages into the hourly rollups, inside the batch's transaction:
+ * pre-aggregated per bucket, then one `unnest` upsert per table (each key once per statement, as ON CONFLICT
+ * DO UPDATE requires, and in key order so concurrent instances lock rows in the same order).
+ */
+export async function writeRollupsPostgres(client: pg.PoolClient, stored: readonly StoredMessage[]): Promise<void> {
+  const rollups = new RollupBatch();
+  for (const message of stored) {
+    for (const field of extractNumericFields(message.message))
+      rollups.add(message.organizationId, message.tuid, message.groupId, message.tsmId, message.tsmTs, field.name, field.value);
+  }
+  if (rollups.size === 0) return;
+  const things = rollups.thingRows(true);
+  await client.query(
+    `insert into thing_rollups (${thingRollupColumns})
+     select * from unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[])
+     on conflict (tuid, tsm_id, field, hour_start) do update set ${rollupMergeSql('postgres', 'thing_rollups')}`,
+    [
+      things.map((r) => r.tuid),
+      things.map((r) => r.tsmId),
+      things.map((r) => r.field),
+      things.map((r) => r.hourStart),
+      things.map((r) => r.organizationId),
+      ...figureColumns(things),
+    ],
+  );
+  const groups = rollups.groupRows(true);
+  await client.query(
+    `insert into group_rollups (${groupRollupColumns})
+     select * from unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::bigint[], $6::bigint[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[])
+     on conflict (organization_id, group_id, tsm_id, field, hour_start) do update set ${rollupMergeSql('postgres', 'group_rollups')}`,
+    [
+      groups.map((r) => r.organizationId),
+      groups.map((r) => r.groupId),
+      groups.map((r) => r.tsmId),
+      groups.map((r) => r.field),
+      groups.map((r) => r.hourStart),
+      ...figureColumns(groups),
+    ],
+  );
+}
+
+function figureColumns(list: readonly RollupFigures[]) {
+  return [
+    list.map((r) => r.count),
+    list.map((r) => r.min),
+    list.map((r) => r.max),
+    list.map((r) => r.sum),
+    list.map((r) => r.first),
+    list.map((r) => r.firstTs),
+    list.map((r) => r.last),
+    list.map((r) => r.lastTs),
+  ];
+}
