@@ -3,7 +3,7 @@ import { invalidField } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { requireThing } from '../things/thing-access.js';
 import { toUnixSeconds } from '../clock.js';
-import type { CommandHistoryRecord, SentCommand, StoredCommandRequest, TrackedCommand } from './command-types.js';
+import type { CommandAnswered, CommandHistoryRecord, SentCommand, StoredCommandRequest, TrackedCommand } from './command-types.js';
 
 export interface CommandHistoryQuery {
   tuid: string;
@@ -44,5 +44,15 @@ function toHistoryRecord(request: StoredCommandRequest): CommandHistoryRecord {
     responsible: request.responsible,
     command: commands[0]!,
     commands,
+  };
+}
+
+/** A command as the history shows it, from the event of its answer (live views of command status). */
+export function answeredCommand(answered: CommandAnswered): TrackedCommand {
+  return {
+    ...answered.command,
+    status: answered.status,
+    response: answered.response as Record<string, unknown>,
+    respondedAt: toUnixSeconds(answered.respondedAt),
   };
 }

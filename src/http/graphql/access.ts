@@ -58,6 +58,7 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
   Subscription: {
     messages: signedIn,
     alerts: signedIn,
+    commandStatus: signedIn,
   },
 };
 

@@ -317,6 +317,18 @@ export const typeDefs = /* GraphQL */ `
     statuses: [CommandStatus!]!
   }
 
+  "A command whose thing answered it: its new status, as the command history shows it from then on."
+  type CommandStatusChange {
+    "The thing's TUID."
+    tuid: ID!
+    "The command's transactionId."
+    transactionId: Int!
+    "Its status now."
+    status: CommandStatus!
+    "The command with its status, response and respondedAt (Unix seconds), as CommandRecord.commands shows it."
+    command: JSON!
+  }
+
   "A new API client's credentials; the secret is shown this once."
   type ApiClientCredentials {
     "The client's id (client_id of REST's token endpoint)."
@@ -606,5 +618,7 @@ export const typeDefs = /* GraphQL */ `
     messages("Only this thing's messages." tuid: ID, "Only messages of things in this group." groupId: String): JSON!
     "Alert periods opening and closing in the organization."
     alerts: AlertEvent!
+    "Commands of the organization (optionally of one thing) as their things answer them, whichever instance took the answer."
+    commandStatus("Only this thing's commands." tuid: ID): CommandStatusChange!
   }
 `;

@@ -66,17 +66,17 @@ const specRoots: Record<Audience, Record<OperationType, string[]>> = {
   Viewer: {
     Query: sorted([...specViewerQueries, ...readOnlyExtras]),
     Mutation: sorted(['logout', 'refreshToken']),
-    Subscription: sorted(['messages', 'alerts']),
+    Subscription: sorted(['messages', 'alerts', 'commandStatus']),
   },
   Installer: {
     Query: sorted([...specViewerQueries, ...readOnlyExtras]),
     Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations]),
-    Subscription: sorted(['messages', 'alerts']),
+    Subscription: sorted(['messages', 'alerts', 'commandStatus']),
   },
   Manager: {
     Query: sorted([...specViewerQueries, ...readOnlyExtras, ...specManagerQueries, ...managerQueryExtras]),
     Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations, ...specManagerMutations, ...managerMutationExtras]),
-    Subscription: sorted(['messages', 'alerts']),
+    Subscription: sorted(['messages', 'alerts', 'commandStatus']),
   },
 };
 
