@@ -48,6 +48,8 @@ const objectTypes: Record<string, Record<string, string | null>> = {
   ApiClient: { clientId: null, name: null, createdAt: null, revoked: null },
   MqttCredentialSecret: { username: null, password: null, kind: null },
   MqttCredential: { username: null, kind: null, createdAt: null, revoked: null },
+  PlatformInstance: { id: null, version: null, startedAt: null, live: null, consumerSlots: null, leases: null },
+  Deployment: { registered: null, instances: 'PlatformInstance' },
   LoginResult: { accessToken: null, expiresIn: null, refreshExpiresIn: null, refreshToken: null, organizationId: null },
   RefreshTokenResult: { accessToken: null, expiresIn: null, refreshExpiresIn: null, refreshToken: null },
 };
@@ -106,6 +108,7 @@ const operations: readonly Operation[] = [
   { kind: 'query', name: 'users', args: {}, returns: 'User' },
   { kind: 'query', name: 'apiClients', args: {}, returns: 'ApiClient' },
   { kind: 'query', name: 'mqttCredentials', args: {}, returns: 'MqttCredential' },
+  { kind: 'query', name: 'deployment', args: {}, returns: 'Deployment' },
   { kind: 'mutation', name: 'login', args: { loginInput: 'LoginInput!' }, returns: 'LoginResult' },
   { kind: 'mutation', name: 'refreshToken', args: { refreshTokenInput: 'RefreshTokenInput!' }, returns: 'RefreshTokenResult' },
   { kind: 'mutation', name: 'setInstallationStatus', args: { tuid: 'ID!', status: 'String!' }, returns: 'InstallationResult', weight: 3 },
