@@ -34,6 +34,8 @@ const endpoints: [method: string, path: string][] = [
   // SPEC section 9 additions.
   ['get', '/things/{tuid}/messages/export'],
   ['get', '/groups/{groupid}/messages/export'],
+  ['get', '/things/{tuid}/series'],
+  ['get', '/groups/{groupid}/series'],
 ];
 
 describe('API inventory', () => {

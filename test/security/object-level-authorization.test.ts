@@ -39,6 +39,8 @@ describe('object-level authorization across organizations (REST)', () => {
     { name: 'GET /things/{tuid}/messages', call: (c, t) => c.get(`/things/${t}/messages?limit=10`) },
     { name: 'GET /things/{tuid}/messages/export', call: (c, t) => c.get(`/things/${t}/messages/export?format=csv`) },
     { name: 'GET /groups/{id}/messages/export', call: (c, _t, g) => c.get(`/groups/${g}/messages/export`) },
+    { name: 'GET /things/{tuid}/series', call: (c, t) => c.get(`/things/${t}/series?tsmId=12100&field=temp&from=0&to=100000`) },
+    { name: 'GET /groups/{id}/series', call: (c, _t, g) => c.get(`/groups/${g}/series?tsmId=12100&field=temp&from=0&to=100000`) },
     { name: 'POST /things/{tuid}/commands', call: (c, t) => c.post(`/things/${t}/commands`, command) },
     { name: 'GET /things/{tuid}/commands', call: (c, t) => c.get(`/things/${t}/commands`) },
     { name: 'GET /things/{tuid}/alerts', call: (c, t) => c.get(`/things/${t}/alerts`) },
