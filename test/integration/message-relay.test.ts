@@ -1,5 +1,5 @@
 /**
- * Live message streams see the whole deployment (issue 18): with two instances sharing the uplinks of an external
+ * Live message streams see the whole deployment (issue 18): with two or three instances sharing the uplinks of an external
  * broker, a `messages` subscription on either receives every uplink, whichever instance stored it, and none twice.
  * While an instance's link to the others is down, its live streams say so (closed, subscriptions refused) instead
  * of going on with a part of the fleet.
@@ -36,72 +36,77 @@ async function subscribed(server: TestApp, organizationId: string): Promise<Live
 const receivedTimes = (socket: LiveSocket) =>
   socket.of('m').flatMap((m) => (m.type === 'next' ? [(m.payload as { data: { messages: { tsmTs: number } } }).data.messages.tsmTs] : []));
 
-describe('message relay: two instances on PostgreSQL and the shared broker', { skip: twoInstancesSkip }, () => {
-  test('a subscription on each instance receives every uplink once, whichever instance stored it', { timeout: 90_000 }, async () => {
-    const run = randomBytes(4).toString('hex');
-    const org = `relay-${run}`;
-    const group = `relay-${run}`;
-    const slots = 2;
-    const databaseUrl = await createPostgresUrl();
-    const instances: TestApp[] = [];
-    const sockets: LiveSocket[] = [];
-    try {
-      for (const name of ['a', 'b'])
-        instances.push(
-          await startTestApp({
-            DATABASE_URL: databaseUrl,
-            MQTT_URL: brokerUrl!,
-            MQTT_SHARED_GROUP: group,
-            MQTT_CONSUMER_SLOTS: String(slots),
-            MQTT_CLIENT_ID: `${name}-${run}`,
-            BOOTSTRAP_ORG: org,
-          }),
-        );
-      await eventually(
-        async () => ((await Promise.all(instances.map(slotsHeld))).every((held) => held === 1) ? true : undefined),
-        20_000,
-        'one slot on each instance',
-      );
-      for (const instance of instances) sockets.push(await subscribed(instance, org));
-      // The subscriptions are registered once the server has answered nothing for them for a moment.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+describe('message relay: instances on PostgreSQL and the shared broker', { skip: twoInstancesSkip }, () => {
+  for (const count of [2, 3])
+    test(
+      `a subscription on each of ${count} instances receives every uplink once, whichever instance stored it`,
+      { timeout: 90_000 },
+      async () => {
+        const run = randomBytes(4).toString('hex');
+        const org = `relay-${run}`;
+        const group = `relay-${run}`;
+        const slots = count;
+        const databaseUrl = await createPostgresUrl();
+        const instances: TestApp[] = [];
+        const sockets: LiveSocket[] = [];
+        try {
+          for (const name of ['a', 'b', 'c'].slice(0, count))
+            instances.push(
+              await startTestApp({
+                DATABASE_URL: databaseUrl,
+                MQTT_URL: brokerUrl!,
+                MQTT_SHARED_GROUP: group,
+                MQTT_CONSUMER_SLOTS: String(slots),
+                MQTT_CLIENT_ID: `${name}-${run}`,
+                BOOTSTRAP_ORG: org,
+              }),
+            );
+          await eventually(
+            async () => ((await Promise.all(instances.map(slotsHeld))).every((held) => held === 1) ? true : undefined),
+            20_000,
+            'one slot on each instance',
+          );
+          for (const instance of instances) sockets.push(await subscribed(instance, org));
+          // The subscriptions are registered once the server has answered nothing for them for a moment.
+          await new Promise((resolve) => setTimeout(resolve, 300));
 
-      const total = 1000;
-      const t0 = 1_793_000_000;
-      const gateway = await connectAsync(brokerUrl!, { protocolVersion: 5, reconnectPeriod: 0 });
-      try {
-        await Promise.all(
-          Array.from({ length: total }, (_, seq) => {
-            const message = { tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: `${org}-D${seq % 20}`, batl: 60 };
-            return gateway.publishAsync(`thingdesk/${org}/up/GW-${seq % 4}`, JSON.stringify([message]), { qos: 1 });
-          }),
-        );
-      } finally {
-        await gateway.endAsync();
-      }
-      for (const socket of sockets) await socket.waitUntil(() => receivedTimes(socket).length >= total, 30_000);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+          const total = 1000;
+          const t0 = 1_793_000_000;
+          const gateway = await connectAsync(brokerUrl!, { protocolVersion: 5, reconnectPeriod: 0 });
+          try {
+            await Promise.all(
+              Array.from({ length: total }, (_, seq) => {
+                const message = { tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: `${org}-D${seq % 20}`, batl: 60 };
+                return gateway.publishAsync(`thingdesk/${org}/up/GW-${seq % 4}`, JSON.stringify([message]), { qos: 1 });
+              }),
+            );
+          } finally {
+            await gateway.endAsync();
+          }
+          for (const socket of sockets) await socket.waitUntil(() => receivedTimes(socket).length >= total, 30_000);
+          await new Promise((resolve) => setTimeout(resolve, 500));
 
-      const storedBy = await Promise.all(instances.map((instance) => metric(instance, 'thingdesk_ingest_stored_total')));
-      assert.ok(
-        storedBy.every((count) => count > 0),
-        `both instances stored a share, so each stream needed the other's: ${storedBy.join(' + ')}`,
-      );
-      for (const [index, socket] of sockets.entries()) {
-        const times = receivedTimes(socket).map((ts) => ts - t0);
-        assert.equal(times.length, total, `instance ${index}: no message twice`);
-        assert.deepEqual(
-          [...new Set(times)].sort((x, y) => x - y),
-          Array.from({ length: total }, (_, i) => i),
-          `instance ${index}: every message`,
-        );
-      }
-    } finally {
-      for (const socket of sockets) socket.close();
-      for (const instance of instances) await instance.stop();
-      await forgetConsumerSessions(brokerUrl!, group, slots);
-    }
-  });
+          const storedBy = await Promise.all(instances.map((instance) => metric(instance, 'thingdesk_ingest_stored_total')));
+          assert.ok(
+            storedBy.every((count) => count > 0),
+            `every instance stored a share, so each stream needed the others': ${storedBy.join(' + ')}`,
+          );
+          for (const [index, socket] of sockets.entries()) {
+            const times = receivedTimes(socket).map((ts) => ts - t0);
+            assert.equal(times.length, total, `instance ${index}: no message twice`);
+            assert.deepEqual(
+              [...new Set(times)].sort((x, y) => x - y),
+              Array.from({ length: total }, (_, i) => i),
+              `instance ${index}: every message`,
+            );
+          }
+        } finally {
+          for (const socket of sockets) socket.close();
+          for (const instance of instances) await instance.stop();
+          await forgetConsumerSessions(brokerUrl!, group, slots);
+        }
+      },
+    );
 });
 
 describe('message relay: a lost link is told, not hidden', { skip: ownMosquittoSkipReason }, () => {
