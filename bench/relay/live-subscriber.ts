@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 
 /**
  * A GraphQL `messages` subscriber for the relay benchmark: signs in as the bench's Manager, subscribes on one
- * instance to a sample of things, and notes when each message (tuid and tsmTs) arrived here (ms, monotonic clock of
+ * instance to the messages of one group (a sample of things), and notes when each message (tuid and tsmTs) arrived here (ms, monotonic clock of
  * this process, so arrivals on two instances compare directly). A message is its tuid, tsmTs and tsmId.
  */
 export class LiveSubscriber {
@@ -15,7 +15,8 @@ export class LiveSubscriber {
     private readonly credentials: { email: string; password: string; organizationName: string },
   ) {}
 
-  async start(tuids: readonly string[]): Promise<void> {
+  /** Follows one group's things (one subscription: what a dashboard of a site holds). */
+  async start(groupId: string): Promise<void> {
     const token = await this.signIn();
     const socket = new WebSocket(`ws://127.0.0.1:${this.httpPort}/v1/graphql`, 'graphql-transport-ws');
     this.socket = socket;
@@ -35,14 +36,12 @@ export class LiveSubscriber {
         else this.arrivals.set(key, performance.now());
       });
     });
-    tuids.forEach((tuid, i) =>
-      socket.send(
-        JSON.stringify({
-          id: `s${i}`,
-          type: 'subscribe',
-          payload: { query: 'subscription($t: ID) { messages(tuid: $t) }', variables: { t: tuid } },
-        }),
-      ),
+    socket.send(
+      JSON.stringify({
+        id: 's',
+        type: 'subscribe',
+        payload: { query: 'subscription($g: String) { messages(groupId: $g) }', variables: { g: groupId } },
+      }),
     );
   }
 

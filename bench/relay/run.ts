@@ -6,7 +6,7 @@
  * - cost: the most the two instances commit per second (the fleet held to a bounded backlog, as bench:ingest does)
  *   with MQTT_LIVE_RELAY=on and =off, in turn, each with a live subscriber on each instance (the relay only
  *   matters where someone follows live; an instance without one skips reading relayed batches);
- * - lag: at 80 % of that rate, a `messages` subscriber on each instance follows the same sample of things; every
+ * - lag: at 80 % of that rate, a `messages` subscriber on each instance follows the same group of 100 things; every
  *   message reaches one subscriber from its own instance and the other through the relay, so the difference of the
  *   two arrival times is the relay's lag (p50, p99); messages missing on either side or seen twice are counted.
  *
@@ -108,15 +108,36 @@ async function committedPerS(
   }
 }
 
-/** A subscriber on each instance, following the sample of things. */
+const sampleGroup = 'relay-sample';
+
+/** Puts the sample of things in one group (claiming them for the organization), through the REST API. */
+async function groupSample(platform: Platform): Promise<void> {
+  const base = `http://127.0.0.1:${platform.httpPort}/api/v1`;
+  const tokenResponse = await fetch(`${base}/auth/client-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: benchBootstrap.BOOTSTRAP_CLIENT_ID, client_secret: benchBootstrap.BOOTSTRAP_CLIENT_SECRET }),
+  });
+  const { data } = (await tokenResponse.json()) as { data: { token: string } };
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${data.token}` };
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (response.status !== 200 && response.status !== 409) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+  };
+  await post('/groups', { group_id: sampleGroup });
+  for (const tuid of sampleTuids) await post(`/things/${tuid}/group`, { group_id: sampleGroup });
+}
+
+/** A subscriber on each instance, following the sample group (one subscription each). */
 async function subscribe(platforms: readonly Platform[], target: ExternalTarget): Promise<LiveSubscriber[]> {
+  await groupSample(platforms[0]!);
   const credentials = {
     email: benchBootstrap.BOOTSTRAP_EMAIL,
     password: benchBootstrap.BOOTSTRAP_PASSWORD,
     organizationName: target.bootstrapOrg,
   };
   const subscribers = platforms.map((platform) => new LiveSubscriber(platform.httpPort, credentials));
-  for (const subscriber of subscribers) await subscriber.start(sampleTuids);
+  for (const subscriber of subscribers) await subscriber.start(sampleGroup);
   await new Promise((resolve) => setTimeout(resolve, 500));
   return subscribers;
 }
@@ -136,7 +157,7 @@ async function relayLag(
   const subscribers = platforms.map((platform) => new LiveSubscriber(platform.httpPort, credentials));
   let lastTs = after;
   try {
-    for (const subscriber of subscribers) await subscriber.start(sampleTuids);
+    for (const subscriber of subscribers) await subscriber.start(sampleGroup);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const measured = await measureFleet(
       fleetFor(target, { rate: offeredPerS, reportsAfterTs: after }),
