@@ -226,7 +226,7 @@ async function main(): Promise<void> {
       }
       const offered = Math.round(0.8 * committed.on!);
       log(
-        `run ${run}: relay lag at ${offered.toLocaleString('en-US')} msgs/s offered, ${sampleTuids.length} things followed on each instance`,
+        `run ${run}: relay lag at ${offered.toLocaleString('en-US')} msgs/s offered, a group of ${sampleTuids.length} things followed on each instance`,
       );
       const { lag, lastTs } = await relayLag(entry, target, offered, after);
       after = lastTs;
