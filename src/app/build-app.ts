@@ -28,6 +28,9 @@ import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
 import { InstanceRegistry } from '../domain/deployment/instance-registry.js';
+import { RetentionSweeper } from '../domain/retention/retention-sweeper.js';
+import type { SweepReport } from '../domain/retention/retention-types.js';
+import { retentionExpiry } from '../store/retention/retention-expiry.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { openDatabase, type Database } from '../store/database.js';
@@ -63,6 +66,8 @@ export interface App {
   readonly ingest: IngestService;
   /** Opens and closes alert periods; tests call `evaluateSilence()` / `runScheduled()` directly. */
   readonly alertEngine: AlertEngine;
+  /** Removes data past its retention; tests call `sweep()` directly. */
+  readonly retention: RetentionSweeper;
   readonly mqtt: MqttTransport;
   readonly http: FastifyInstance;
   /** The bound HTTP port (differs from config.port when that is 0). */
@@ -128,6 +133,21 @@ export async function startApp(options: AppOptions): Promise<App> {
     }
     const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
+    const retention = new RetentionSweeper({
+      store,
+      clock,
+      expiry: retentionExpiry(database, commit),
+      defaults: retentionDefaults(config),
+      intervalS: config.retentionSweepIntervalS,
+      // One process owns a SQLite store; instances sharing PostgreSQL take turns by lease.
+      instanceId: database.dialect === 'postgres' ? instanceId : undefined,
+      logger,
+      onSweep: (report) => recordSweep(metrics, report),
+      // Rollup expiry: connect the rollups store's expireRollups here when it exists.
+      expireRollups: undefined,
+    });
+    // Stopped before the writer closes (it runs its SQLite steps there).
+    stoppers.push(() => retention.stop());
     const ingest = new IngestService({
       commit: refuseReservedTuidClaims(commit, { store, reservedTuids }),
       organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
@@ -164,6 +184,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     startCommandResponseMatcher({ store, events });
     startAlertFeed({ events, mqtt, timeZone: config.alertTimeZone, logger });
     await alertEngine.start();
+    retention.start();
 
     const checks: ReadinessCheck[] = [
       { name: 'store', check: () => store.ping() },
@@ -252,6 +273,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       sessions,
       ingest,
       alertEngine,
+      retention,
       mqtt,
       http,
       httpPort,
@@ -264,6 +286,23 @@ export async function startApp(options: AppOptions): Promise<App> {
     await stop();
     throw error;
   }
+}
+
+export function retentionDefaults(config: Config) {
+  return {
+    messageRetentionDays: config.messageRetentionDays,
+    rollupRetentionDays: config.rollupRetentionDays,
+    deadLetterRetentionDays: config.deadLetterRetentionDays,
+  };
+}
+
+function recordSweep(metrics: Metrics, report: SweepReport): void {
+  metrics.retentionExpired.inc({ kind: 'messages' }, report.messages);
+  metrics.retentionExpired.inc({ kind: 'rollups' }, report.rollups);
+  metrics.retentionExpired.inc({ kind: 'dead_letters' }, report.deadLetters);
+  metrics.retentionExpired.inc({ kind: 'command_history' }, report.commandHistory);
+  metrics.retentionPartitionsDropped.inc(report.partitionsDropped);
+  metrics.retentionSweepSeconds.observe(report.durationMs / 1000);
 }
 
 async function openStore(url: string, queryTimeoutMs?: number): Promise<Database> {

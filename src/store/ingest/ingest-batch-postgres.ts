@@ -81,26 +81,15 @@ async function writeBatch(
 
   // Each message is stored as served: with the group its thing is in now, as read above (migration 0008).
   const groupOf = (record: UplinkRecord) => ownerOf.get(record.tuid)?.group_id ?? null;
-  const inserted = await client.query<{ tuid: string; tsm_ts: number; tsm_id: number; fingerprint: string }>(
-    `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
-     select * from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
-     on conflict do nothing
-     returning tuid, tsm_ts, tsm_id, fingerprint`,
-    [
-      accepted.map((r) => r.tuid),
-      accepted.map((r) => r.tsmTs),
-      accepted.map((r) => r.tsmId),
-      accepted.map((r) => r.fingerprint),
-      accepted.map((r) => r.organizationId),
-      accepted.map((r) => r.tsmEv),
-      accepted.map((r) => r.gatewayTuid),
-      accepted.map(groupOf),
-      accepted.map((r) => r.receivedAt),
-      accepted.map((r) => messageJsonWithGroup(r.body, groupOf(r))),
-      accepted.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
-    ],
-  );
-  const insertedKeys = new Set(inserted.rows.map((row) => messageKey(row.tuid, row.tsm_ts, row.tsm_id, row.fingerprint)));
+  // A repeat inside the batch is a duplicate of its first occurrence: the statement below cannot see its own rows.
+  const firstOfKey = new Map<string, UplinkRecord>();
+  for (const record of accepted) {
+    const key = messageKey(record.tuid, record.tsmTs, record.tsmId, record.fingerprint);
+    if (!firstOfKey.has(key)) firstOfKey.set(key, record);
+  }
+  const unique = [...firstOfKey.values()];
+  const inserted = unique.length === 0 ? [] : await insertNewMessages(client, unique, groupOf);
+  const insertedKeys = new Set(inserted.map((row) => messageKey(row.tuid, row.tsm_ts, row.tsm_id, row.fingerprint)));
   const stored: StoredMessage[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
@@ -156,6 +145,56 @@ async function writeBatch(
     );
   }
   return { stored, duplicates, deadLetters: allDeadLetters, claimed };
+}
+
+/**
+ * How far back (arrival) an earlier delivery of a message is looked for. `messages` is partitioned by arrival
+ * (migration 0012), so no unique key can span deliveries; the insert skips a message already stored within this
+ * window instead, probing the (tuid, tsm_ts, tsm_id, fingerprint) index of the one or two newest partitions.
+ * Redeliveries come when a consumer or gateway reconnects, within minutes; a week covers a platform or broker
+ * that was down for days. A copy delivered again after a week is stored twice (docs/decisions.md).
+ */
+export const redeliveryWindowMs = 7 * 86_400_000;
+
+/**
+ * Inserts the messages not stored yet and answers the keys it inserted. First it locks the rows of their things,
+ * in TUID order (the order the summary update takes them in anyway, so no new deadlock): a concurrent transaction
+ * (another instance) storing the same message waits here until this one commits, then its insert sees the row,
+ * so two instances racing with one message store it once.
+ */
+async function insertNewMessages(
+  client: pg.PoolClient,
+  records: readonly UplinkRecord[],
+  groupOf: (record: UplinkRecord) => string | null,
+) {
+  const tuids = [...new Set(records.map((r) => r.tuid))].sort();
+  await client.query('select 1 from things where tuid = any($1::text[]) order by tuid for no key update', [tuids]);
+  let oldestArrival = Infinity;
+  for (const record of records) oldestArrival = Math.min(oldestArrival, record.receivedAt);
+  const { rows } = await client.query<{ tuid: string; tsm_ts: number; tsm_id: number; fingerprint: string }>(
+    `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
+     select * from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
+       as u(tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
+     where not exists (
+       select 1 from messages m
+       where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $12::bigint)
+     returning tuid, tsm_ts, tsm_id, fingerprint`,
+    [
+      records.map((r) => r.tuid),
+      records.map((r) => r.tsmTs),
+      records.map((r) => r.tsmId),
+      records.map((r) => r.fingerprint),
+      records.map((r) => r.organizationId),
+      records.map((r) => r.tsmEv),
+      records.map((r) => r.gatewayTuid),
+      records.map(groupOf),
+      records.map((r) => r.receivedAt),
+      records.map((r) => messageJsonWithGroup(r.body, groupOf(r))),
+      records.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
+      oldestArrival - redeliveryWindowMs,
+    ],
+  );
+  return rows;
 }
 
 function messageKey(tuid: string, tsmTs: number, tsmId: number, fingerprint: string): string {

@@ -9,6 +9,7 @@ import * as alertEngine from './0007-alert-engine.js';
 import * as messagesAsServed from './0008-messages-as-served.js';
 import * as thingsFillfactor from './0009-things-fillfactor.js';
 import * as instances from './0010-instances.js';
+import * as retention from './0012-retention.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0008-messages-as-served': messagesAsServed,
   '0009-things-fillfactor': thingsFillfactor,
   '0010-instances': instances,
+  '0012-retention': retention,
 };

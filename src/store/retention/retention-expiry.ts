@@ -1,0 +1,72 @@
+import type { MessageExpiryTarget, RetentionExpiry } from '../../domain/retention/retention-types.js';
+import type { Database } from '../database.js';
+import {
+  createMessagePartitions,
+  dropMessagePartitionsBefore,
+  messagePartitionStart,
+  messagePartitionsAheadMs,
+} from './message-partitions.js';
+import { deleteOrganizationMessages, deletePostgresCommandHistory, deletePostgresDeadLetters } from './postgres-expiry.js';
+import type { SqliteExpiryJob } from './sqlite-expiry.js';
+
+/** Rows one SQLite step removes: about a millisecond or two of the writer's time each, between ingest batches. */
+export const sqliteExpiryStepRows = 1000;
+/** Pages (4 kB) one incremental vacuum step returns. */
+const reclaimStepPages = 2000;
+
+/**
+ * The store's side of the retention sweep. SQLite: every step runs where the uplink batches are written (the
+ * writer thread), so steps and batches take turns and never wait on each other's lock. PostgreSQL: partitions
+ * dropped whole, the rest in short statements (postgres-expiry.ts).
+ */
+export function retentionExpiry(database: Database, writer: { expire?: (job: SqliteExpiryJob) => Promise<number> }): RetentionExpiry {
+  if (database.driver.dialect === 'sqlite') {
+    const expire = writer.expire;
+    if (!expire) throw new Error('the SQLite batch writer runs no expiry');
+    return sqliteRetentionExpiry(expire);
+  }
+  const { db } = database;
+  return {
+    preparePartitions: async (now) => (await createMessagePartitions(db, now, now + messagePartitionsAheadMs)).length,
+    async expireMessages(targets, longestBefore) {
+      const dropped = longestBefore === null ? [] : await dropMessagePartitionsBefore(db, longestBefore);
+      let rows = 0;
+      for (const target of targets) {
+        // Whole weeks: what is left of a partition beyond the horizon goes when the horizon passes its end.
+        const before = messagePartitionStart(target.before);
+        if (target.clearedBefore !== null && target.clearedBefore >= before) continue;
+        rows += await deleteOrganizationMessages(db, target.organizationId, before, target.clearedBefore, target.before);
+        await db.updateTable('organizations').set({ messages_cleared_before: before }).where('id', '=', target.organizationId).execute();
+      }
+      return { rows, partitionsDropped: dropped.length };
+    },
+    expireDeadLetters: (before) => deletePostgresDeadLetters(db, before),
+    expireCommandHistory: (organizationId, before) => deletePostgresCommandHistory(db, organizationId, before),
+    reclaimSpace: async () => 0,
+  };
+}
+
+function sqliteRetentionExpiry(expire: (job: SqliteExpiryJob) => Promise<number>): RetentionExpiry {
+  /** Runs steps until one removes less than its limit. */
+  const repeat = async (step: () => SqliteExpiryJob, limit: number) => {
+    let total = 0;
+    for (;;) {
+      const removed = await expire(step());
+      total += removed;
+      if (removed < limit) return total;
+    }
+  };
+  return {
+    preparePartitions: async () => 0,
+    async expireMessages(targets: readonly MessageExpiryTarget[]) {
+      let rows = 0;
+      for (const { organizationId, before } of targets)
+        rows += await repeat(() => ({ kind: 'messages', organizationId, before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows);
+      return { rows, partitionsDropped: 0 };
+    },
+    expireDeadLetters: (before) => repeat(() => ({ kind: 'deadLetters', before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows),
+    expireCommandHistory: (organizationId, before) =>
+      repeat(() => ({ kind: 'commandHistory', organizationId, before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows),
+    reclaimSpace: () => repeat(() => ({ kind: 'reclaim', pages: reclaimStepPages }), reclaimStepPages),
+  };
+}
