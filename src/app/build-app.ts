@@ -28,6 +28,7 @@ import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
 import { InstanceRegistry } from '../domain/deployment/instance-registry.js';
+import { retentionDefaultsOf } from '../domain/retention/retention-rules.js';
 import { RetentionSweeper } from '../domain/retention/retention-sweeper.js';
 import type { SweepReport } from '../domain/retention/retention-types.js';
 import { retentionExpiry } from '../store/retention/retention-expiry.js';
@@ -137,7 +138,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       store,
       clock,
       expiry: retentionExpiry(database, commit),
-      defaults: retentionDefaults(config),
+      defaults: retentionDefaultsOf(config),
       intervalS: config.retentionSweepIntervalS,
       // One process owns a SQLite store; instances sharing PostgreSQL take turns by lease.
       instanceId: database.dialect === 'postgres' ? instanceId : undefined,
@@ -286,14 +287,6 @@ export async function startApp(options: AppOptions): Promise<App> {
     await stop();
     throw error;
   }
-}
-
-export function retentionDefaults(config: Config) {
-  return {
-    messageRetentionDays: config.messageRetentionDays,
-    rollupRetentionDays: config.rollupRetentionDays,
-    deadLetterRetentionDays: config.deadLetterRetentionDays,
-  };
 }
 
 function recordSweep(metrics: Metrics, report: SweepReport): void {

@@ -1,3 +1,4 @@
+import type { Config } from '../../config/config.js';
 import { fieldProblem, type FieldProblem } from '../errors.js';
 
 /**
@@ -14,6 +15,16 @@ export interface RetentionDefaults {
   messageRetentionDays: number;
   rollupRetentionDays: number;
   deadLetterRetentionDays: number;
+}
+
+export function retentionDefaultsOf(
+  config: Pick<Config, 'messageRetentionDays' | 'rollupRetentionDays' | 'deadLetterRetentionDays'>,
+): RetentionDefaults {
+  return {
+    messageRetentionDays: config.messageRetentionDays,
+    rollupRetentionDays: config.rollupRetentionDays,
+    deadLetterRetentionDays: config.deadLetterRetentionDays,
+  };
 }
 
 /** An organization's own settings: null where it follows the default. */

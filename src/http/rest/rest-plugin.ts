@@ -9,6 +9,7 @@ import { registerCommandRoutes } from './routes/command-routes.js';
 import { registerGroupRoutes } from './routes/group-routes.js';
 import { registerInstallationRoutes } from './routes/installation-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
+import { registerOrganizationRoutes } from './routes/organization-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
 import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
 import { ErrorBody } from './schemas.js';
@@ -39,6 +40,7 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerGroupRoutes(rest, deps);
       registerCatalogRoutes(rest);
       registerAlertRoutes(rest, deps);
+      registerOrganizationRoutes(rest, deps);
     },
     { prefix: deps.config.restBasePath },
   );

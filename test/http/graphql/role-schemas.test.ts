@@ -55,7 +55,7 @@ const specManagerMutations = [
   'revokeMqttCredential',
 ];
 /** Manager mutations beyond the SPEC's list. */
-const managerMutationExtras = ['renameGroup'];
+const managerMutationExtras = ['renameGroup', 'setRetention'];
 
 const sorted = (names: readonly string[]) => [...names].sort();
 const specRoots: Record<Audience, Record<OperationType, string[]>> = {

@@ -7,6 +7,7 @@ import { groupResolvers } from './group-resolvers.js';
 import { identityResolvers } from './identity-resolvers.js';
 import { installationResolvers } from './installation-resolvers.js';
 import { messageResolvers } from './message-resolvers.js';
+import { retentionResolvers } from './retention-resolvers.js';
 import { sessionResolvers } from './session-resolvers.js';
 import { thingResolvers } from './thing-resolvers.js';
 
@@ -22,6 +23,7 @@ export function allResolvers(): IResolvers {
     commandResolvers,
     installationResolvers,
     groupResolvers,
+    retentionResolvers,
   ] as IResolvers[];
   const merged: Record<string, Record<string, unknown>> = { JSON: GraphQLJSON as never };
   for (const group of groups) {
