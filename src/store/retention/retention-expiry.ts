@@ -47,13 +47,19 @@ export function retentionExpiry(database: Database, writer: { expire?: (job: Sql
 }
 
 function sqliteRetentionExpiry(expire: (job: SqliteExpiryJob) => Promise<number>): RetentionExpiry {
-  /** Runs steps until one removes less than its limit. */
+  /**
+   * Runs steps until one removes less than its limit. After each step it rests as long as the step took: the
+   * writer thread then spends at most half its time sweeping, so a fleet's batches find it free, and the second
+   * core is not taken from the event loop for minutes on end (a sweep of millions of rows).
+   */
   const repeat = async (step: () => SqliteExpiryJob, limit: number) => {
     let total = 0;
     for (;;) {
+      const started = performance.now();
       const removed = await expire(step());
       total += removed;
       if (removed < limit) return total;
+      await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
     }
   };
   return {
