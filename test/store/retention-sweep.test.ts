@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
 import { dayMs } from '../../src/domain/retention/retention-rules.js';
+import { rawHorizon } from '../../src/domain/retention/retention-service.js';
 import { RetentionSweeper, type ExpireRollups } from '../../src/domain/retention/retention-sweeper.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -120,6 +121,17 @@ for (const target of storeTargets) {
       // Rollups are kept forever by default (ROLLUP_RETENTION_DAYS=0): only the organization with 90 days expires any.
       const hour = 3_600_000;
       assert.deepEqual(rollupCalls, [['long', Math.floor((now - 90 * dayMs) / hour) * hour, 2000]]);
+    });
+
+    test('rawHorizon: Unix seconds before which raw messages may be gone, null when kept forever', async () => {
+      const deps = { store, clock, defaults };
+      await store.retention.set('short', { messageRetentionDays: 30 });
+      await store.retention.set('long', { messageRetentionDays: 0 });
+      assert.equal(await rawHorizon(deps, 'short'), Math.floor((now - 30 * dayMs) / 1000));
+      assert.equal(await rawHorizon(deps, 'long'), null);
+      await store.retention.set('long', { messageRetentionDays: null });
+      assert.equal(await rawHorizon(deps, 'long'), Math.floor((now - 365 * dayMs) / 1000));
+      await assert.rejects(rawHorizon(deps, 'ghost'), { code: 'NOT_FOUND' });
     });
 
     test('dead letters leave after DEAD_LETTER_RETENTION_DAYS, by arrival', async () => {
@@ -285,6 +297,33 @@ for (const target of storeTargets) {
     }
   });
 }
+
+describe('retention sweep on an in-memory SQLite store (main connection)', () => {
+  test('expired messages leave, the others stay', async () => {
+    const { database, store } = await openMigratedStore('file::memory:');
+    const commit = ingestBatchWriter(database);
+    try {
+      const clock = new ManualClock(now);
+      await createOrganization({ store, clock }, { name: 'Mem' });
+      await commit([record('mem', 'M-OLD', 1, now - 400 * dayMs), record('mem', 'M-NEW', 2, now)], []);
+      const sweeper = new RetentionSweeper({
+        store,
+        clock,
+        expiry: retentionExpiry(database, commit),
+        defaults,
+        intervalS: 3600,
+        instanceId: undefined,
+        logger: createLogger('silent'),
+      });
+      assert.equal((await sweeper.sweep())!.messages, 1);
+      assert.equal(await store.messages.count('M-OLD'), 0);
+      assert.equal(await store.messages.count('M-NEW'), 1);
+    } finally {
+      await commit.close();
+      await database.close();
+    }
+  });
+});
 
 /** The URL of an open PostgreSQL store (its schema on the search path), to open a second pool on it. */
 async function currentUrl(database: Database): Promise<string> {
