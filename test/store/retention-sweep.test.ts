@@ -277,6 +277,20 @@ for (const target of storeTargets) {
         assert.deepEqual(await tuidsOf('long'), ['FRESH']);
       });
 
+      test('SQLite: stopping the platform ends a long sweep after its current step', async () => {
+        for (let batch = 0; batch < 10; batch++)
+          await commit(
+            Array.from({ length: 2000 }, (_, i) => record('long', `STOP-${i % 50}`, batch * 2000 + i, now - 400 * dayMs)),
+            [],
+          );
+        const sweeping = sweeper.sweep();
+        await sweeper.stop();
+        const report = await sweeping;
+        assert.ok(report!.messages < 20_000, `stopped early: ${report!.messages} removed`);
+        const { rows } = await sql<{ n: number }>`select count(*) as n from messages`.execute(database.db);
+        assert.equal(Number(rows[0]!.n), 20_000 - report!.messages);
+      });
+
       test('SQLite: a new store returns freed space (incremental vacuum)', async () => {
         if (database.driver.dialect !== 'sqlite') return;
         const connection = database.driver.connection;

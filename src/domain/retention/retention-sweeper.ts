@@ -41,6 +41,8 @@ export class RetentionSweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private started = false;
+  /** Aborted by stop(): a running sweep ends after its current step. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: RetentionSweeperDeps) {}
 
@@ -54,6 +56,7 @@ export class RetentionSweeper {
   async stop(): Promise<void> {
     this.started = false;
     clearTimeout(this.timer);
+    this.stopping.abort();
     await this.running.catch(() => undefined);
     if (this.deps.instanceId !== undefined)
       await this.deps.store.leases.release(retentionSweepLease, this.deps.instanceId).catch(() => undefined);
@@ -119,15 +122,16 @@ export class RetentionSweeper {
         targets.push({ organizationId: organization.organizationId, before, clearedBefore: organization.messagesClearedBefore });
       }
     }
-    const messages = await expiry.expireMessages(targets, longestBefore);
+    const signal = this.stopping.signal;
+    const messages = await expiry.expireMessages(targets, longestBefore, signal);
     report.messages = messages.rows;
     report.partitionsDropped = messages.partitionsDropped;
-    for (const target of targets) report.commandHistory += await expiry.expireCommandHistory(target.organizationId, target.before);
+    for (const target of targets) report.commandHistory += await expiry.expireCommandHistory(target.organizationId, target.before, signal);
 
     report.rollups = await this.expireRollups(organizations, now);
     const deadLettersBefore = retentionHorizon(defaults.deadLetterRetentionDays, now);
-    if (deadLettersBefore !== null) report.deadLetters = await expiry.expireDeadLetters(deadLettersBefore);
-    report.pagesReclaimed = await expiry.reclaimSpace();
+    if (deadLettersBefore !== null) report.deadLetters = await expiry.expireDeadLetters(deadLettersBefore, signal);
+    report.pagesReclaimed = await expiry.reclaimSpace(signal);
     report.durationMs = performance.now() - started;
     this.deps.onSweep?.(report);
     if (report.messages + report.rollups + report.deadLetters + report.commandHistory + report.partitionsDropped > 0)
@@ -150,7 +154,7 @@ export class RetentionSweeper {
       for (;;) {
         const count = await expire(organization.organizationId, beforeHourStart, rollupStepRows);
         removed += count;
-        if (count < rollupStepRows) break;
+        if (count < rollupStepRows || this.stopping.signal.aborted) break;
       }
     }
     return removed;

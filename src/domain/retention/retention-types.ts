@@ -7,7 +7,8 @@ export interface MessageExpiryTarget {
 
 /**
  * The port through which the retention sweep removes data (implemented by the store, retention-expiry.ts). Every
- * method works in small steps that never hold ingest or reads for long, and answers what it removed.
+ * method works in small steps that never hold ingest or reads for long, and answers what it removed. Once
+ * `signal` is aborted (the platform stops), a method ends after its current step with what it removed so far.
  */
 export interface RetentionExpiry {
   /** PostgreSQL: creates the message partitions ahead of `now`; answers how many were created (0 on SQLite). */
@@ -19,11 +20,12 @@ export interface RetentionExpiry {
   expireMessages(
     targets: readonly MessageExpiryTarget[],
     longestBefore: number | null,
+    signal?: AbortSignal,
   ): Promise<{ rows: number; partitionsDropped: number }>;
-  expireDeadLetters(before: number): Promise<number>;
-  expireCommandHistory(organizationId: string, before: number): Promise<number>;
+  expireDeadLetters(before: number, signal?: AbortSignal): Promise<number>;
+  expireCommandHistory(organizationId: string, before: number, signal?: AbortSignal): Promise<number>;
   /** SQLite: returns freed pages to the file system (incremental vacuum); answers the pages returned. */
-  reclaimSpace(): Promise<number>;
+  reclaimSpace(signal?: AbortSignal): Promise<number>;
 }
 
 /** What one sweep did, for metrics and the log. */

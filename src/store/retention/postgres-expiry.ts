@@ -19,6 +19,7 @@ export async function deleteOrganizationMessages(
   before: number,
   clearedBefore: number | null,
   defaultBefore: number,
+  signal?: AbortSignal,
 ): Promise<number> {
   let removed = 0;
   for (const partition of await listMessagePartitions(db)) {
@@ -28,14 +29,14 @@ export async function deleteOrganizationMessages(
     const size = await sql<{ blocks: number }>`
       select (pg_relation_size(${partition.name}::regclass) / current_setting('block_size')::int)::int as blocks`.execute(db);
     const blocks = Number(size.rows[0]?.blocks ?? 0);
-    for (let block = 0; block < blocks; block += blocksPerStep) {
+    for (let block = 0; block < blocks && !signal?.aborted; block += blocksPerStep) {
       const result = await sql`
         delete from ${sql.id(partition.name)} where organization_id = ${organizationId}
           and ctid >= ${`(${block},0)`}::tid and ctid < ${`(${block + blocksPerStep},0)`}::tid`.execute(db);
       removed += Number(result.numAffectedRows ?? 0);
     }
   }
-  for (;;) {
+  while (!signal?.aborted) {
     const result = await sql`
       delete from ${sql.id(defaultMessagePartition)} where ctid = any(array(
         select ctid from ${sql.id(defaultMessagePartition)} where organization_id = ${organizationId} and received_at < ${defaultBefore}
@@ -48,7 +49,7 @@ export async function deleteOrganizationMessages(
 }
 
 /** Dead letters that arrived before `before`, in steps of the oldest ids (ids grow with arrival). */
-export async function deletePostgresDeadLetters(db: Kysely<Schema>, before: number): Promise<number> {
+export async function deletePostgresDeadLetters(db: Kysely<Schema>, before: number, signal?: AbortSignal): Promise<number> {
   let removed = 0;
   for (;;) {
     const result = await sql`
@@ -58,12 +59,17 @@ export async function deletePostgresDeadLetters(db: Kysely<Schema>, before: numb
     );
     const count = Number(result.numAffectedRows ?? 0);
     removed += count;
-    if (count < rowsPerStep) return removed;
+    if (count < rowsPerStep || signal?.aborted) return removed;
   }
 }
 
 /** An organization's command requests sent before `before`, with their items, a step at a time. */
-export async function deletePostgresCommandHistory(db: Kysely<Schema>, organizationId: string, before: number): Promise<number> {
+export async function deletePostgresCommandHistory(
+  db: Kysely<Schema>,
+  organizationId: string,
+  before: number,
+  signal?: AbortSignal,
+): Promise<number> {
   let removed = 0;
   for (;;) {
     const count = await db.transaction().execute(async (trx) => {
@@ -83,6 +89,6 @@ export async function deletePostgresCommandHistory(db: Kysely<Schema>, organizat
       return Number(result.numDeletedRows);
     });
     removed += count;
-    if (count < rowsPerStep) return removed;
+    if (count < rowsPerStep || signal?.aborted) return removed;
   }
 }

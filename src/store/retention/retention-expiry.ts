@@ -28,20 +28,23 @@ export function retentionExpiry(database: Database, writer: { expire?: (job: Sql
   const { db } = database;
   return {
     preparePartitions: async (now) => (await createMessagePartitions(db, now, now + messagePartitionsAheadMs)).length,
-    async expireMessages(targets, longestBefore) {
+    async expireMessages(targets, longestBefore, signal) {
       const dropped = longestBefore === null ? [] : await dropMessagePartitionsBefore(db, longestBefore);
       let rows = 0;
       for (const target of targets) {
+        if (signal?.aborted) break;
         // Whole weeks: what is left of a partition beyond the horizon goes when the horizon passes its end.
         const before = messagePartitionStart(target.before);
         if (target.clearedBefore !== null && target.clearedBefore >= before) continue;
-        rows += await deleteOrganizationMessages(db, target.organizationId, before, target.clearedBefore, target.before);
+        rows += await deleteOrganizationMessages(db, target.organizationId, before, target.clearedBefore, target.before, signal);
+        // Not recorded when stopped half-way: the next sweep goes over these partitions again.
+        if (signal?.aborted) break;
         await db.updateTable('organizations').set({ messages_cleared_before: before }).where('id', '=', target.organizationId).execute();
       }
       return { rows, partitionsDropped: dropped.length };
     },
-    expireDeadLetters: (before) => deletePostgresDeadLetters(db, before),
-    expireCommandHistory: (organizationId, before) => deletePostgresCommandHistory(db, organizationId, before),
+    expireDeadLetters: (before, signal) => deletePostgresDeadLetters(db, before, signal),
+    expireCommandHistory: (organizationId, before, signal) => deletePostgresCommandHistory(db, organizationId, before, signal),
     reclaimSpace: async () => 0,
   };
 }
@@ -52,27 +55,34 @@ function sqliteRetentionExpiry(expire: (job: SqliteExpiryJob) => Promise<number>
    * writer thread then spends at most half its time sweeping, so a fleet's batches find it free, and the second
    * core is not taken from the event loop for minutes on end (a sweep of millions of rows).
    */
-  const repeat = async (step: () => SqliteExpiryJob, limit: number) => {
+  const repeat = async (step: () => SqliteExpiryJob, limit: number, signal: AbortSignal | undefined) => {
     let total = 0;
     for (;;) {
       const started = performance.now();
       const removed = await expire(step());
       total += removed;
-      if (removed < limit) return total;
+      if (removed < limit || signal?.aborted) return total;
       await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
     }
   };
   return {
     preparePartitions: async () => 0,
-    async expireMessages(targets: readonly MessageExpiryTarget[]) {
+    async expireMessages(targets: readonly MessageExpiryTarget[], _longestBefore: number | null, signal?: AbortSignal) {
       let rows = 0;
-      for (const { organizationId, before } of targets)
-        rows += await repeat(() => ({ kind: 'messages', organizationId, before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows);
+      for (const { organizationId, before } of targets) {
+        if (signal?.aborted) break;
+        rows += await repeat(
+          () => ({ kind: 'messages', organizationId, before, limit: sqliteExpiryStepRows }),
+          sqliteExpiryStepRows,
+          signal,
+        );
+      }
       return { rows, partitionsDropped: 0 };
     },
-    expireDeadLetters: (before) => repeat(() => ({ kind: 'deadLetters', before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows),
-    expireCommandHistory: (organizationId, before) =>
-      repeat(() => ({ kind: 'commandHistory', organizationId, before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows),
-    reclaimSpace: () => repeat(() => ({ kind: 'reclaim', pages: reclaimStepPages }), reclaimStepPages),
+    expireDeadLetters: (before, signal) =>
+      repeat(() => ({ kind: 'deadLetters', before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows, signal),
+    expireCommandHistory: (organizationId, before, signal) =>
+      repeat(() => ({ kind: 'commandHistory', organizationId, before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows, signal),
+    reclaimSpace: (signal) => repeat(() => ({ kind: 'reclaim', pages: reclaimStepPages }), reclaimStepPages, signal),
   };
 }
