@@ -35,19 +35,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   await sql`alter table messages rename to messages_unpartitioned`.execute(db);
   await sql`alter table messages_unpartitioned rename constraint messages_pkey to messages_unpartitioned_pkey`.execute(db);
-  await sql`create table messages (
-      tuid varchar(64) not null,
-      tsm_ts double precision not null,
-      tsm_id integer not null,
-      fingerprint varchar(16) not null,
-      organization_id varchar(40) not null,
-      tsm_ev integer,
-      gateway_tuid varchar(64),
-      group_id varchar(64),
-      received_at bigint not null,
-      body text not null,
-      problems text
-    ) partition by range (received_at)`.execute(db);
+  // The same columns, whatever earlier migrations gave the table (LIKE copies them, their NOT NULLs and defaults).
+  await sql`create table messages (like messages_unpartitioned including defaults) partition by range (received_at)`.execute(db);
   // The one index, as before: a thing's messages by time (read backwards for "newest first") and the probe that
   // finds an earlier delivery. Created on the parent, so every partition gets its own.
   await sql`create index messages_thing_time on messages (tuid, tsm_ts, tsm_id, fingerprint)`.execute(db);
