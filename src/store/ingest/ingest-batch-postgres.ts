@@ -157,28 +157,30 @@ async function writeBatch(
 export const redeliveryWindowMs = 7 * 86_400_000;
 
 /**
- * Inserts the messages not stored yet and answers the keys it inserted. First it locks the rows of their things,
- * in TUID order (the order the summary update takes them in anyway, so no new deadlock): a concurrent transaction
- * (another instance) storing the same message waits here until this one commits, then its insert sees the row,
- * so two instances racing with one message store it once.
+ * Inserts the messages not stored yet (none of their keys arrived within the redelivery window) and answers those
+ * it kept. Two instances racing with one message (a redelivery to another consumer while the first still commits)
+ * both insert it, neither seeing the other's uncommitted row. So, after the insert, the batch locks its things'
+ * rows in TUID order (the lock its summary update takes next anyway: no new wait, no new deadlock order) and looks
+ * again: a concurrent batch holding those locks has committed by then, and its copy is now visible. Copies of this
+ * batch that another has committed meanwhile are deleted and count as duplicates, so the message is stored once.
+ * The inserts of two batches still overlap; only this check waits for the other's commit.
  */
 async function insertNewMessages(
   client: pg.PoolClient,
   records: readonly UplinkRecord[],
   groupOf: (record: UplinkRecord) => string | null,
 ) {
-  const tuids = [...new Set(records.map((r) => r.tuid))].sort();
-  await client.query('select 1 from things where tuid = any($1::text[]) order by tuid for no key update', [tuids]);
   let oldestArrival = Infinity;
   for (const record of records) oldestArrival = Math.min(oldestArrival, record.receivedAt);
-  const { rows } = await client.query<{ tuid: string; tsm_ts: number; tsm_id: number; fingerprint: string }>(
+  const windowStart = oldestArrival - redeliveryWindowMs;
+  const { rows } = await client.query<InsertedRow>(
     `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
      select * from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
        as u(tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
      where not exists (
        select 1 from messages m
        where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $12::bigint)
-     returning tuid, tsm_ts, tsm_id, fingerprint`,
+     returning tuid, tsm_ts, tsm_id, fingerprint, tableoid::regclass::text as part, ctid::text as row`,
     [
       records.map((r) => r.tuid),
       records.map((r) => r.tsmTs),
@@ -191,10 +193,48 @@ async function insertNewMessages(
       records.map((r) => r.receivedAt),
       records.map((r) => messageJsonWithGroup(r.body, groupOf(r))),
       records.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
-      oldestArrival - redeliveryWindowMs,
+      windowStart,
     ],
   );
-  return rows;
+  if (rows.length === 0) return rows;
+  const tuids = [...new Set(rows.map((r) => r.tuid))].sort();
+  await client.query('select 1 from things where tuid = any($1::text[]) order by tuid for no key update', [tuids]);
+  const raced = await client.query<{ i: string }>(
+    `select u.i from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::tid[]) with ordinality as u(tuid, tsm_ts, tsm_id, fingerprint, part, row, i)
+     where exists (
+       select 1 from messages m
+       where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $7::bigint
+         and (m.tableoid::regclass::text <> u.part or m.ctid <> u.row))`,
+    [
+      rows.map((r) => r.tuid),
+      rows.map((r) => r.tsm_ts),
+      rows.map((r) => r.tsm_id),
+      rows.map((r) => r.fingerprint),
+      rows.map((r) => r.part),
+      rows.map((r) => r.row),
+      windowStart,
+    ],
+  );
+  if (raced.rows.length === 0) return rows;
+  const lost = new Set(raced.rows.map((r) => Number(r.i) - 1));
+  // By partition and row address: a TID scan each, whatever the partition's size.
+  const byPartition = new Map<string, string[]>();
+  for (const index of lost) {
+    const row = rows[index]!;
+    byPartition.set(row.part, [...(byPartition.get(row.part) ?? []), row.row]);
+  }
+  for (const [part, tids] of byPartition) await client.query(`delete from ${part} where ctid = any($1::tid[])`, [tids]);
+  return rows.filter((_, index) => !lost.has(index));
+}
+
+interface InsertedRow {
+  tuid: string;
+  tsm_ts: number;
+  tsm_id: number;
+  fingerprint: string;
+  /** The partition the row went to, and its address there. */
+  part: string;
+  row: string;
 }
 
 function messageKey(tuid: string, tsmTs: number, tsmId: number, fingerprint: string): string {
