@@ -44,9 +44,10 @@ async function writeBatch(
   const tuids = [...firstByTuid.keys()].sort();
 
   // Owners first: in steady state every thing is known, and one index read each is all a batch needs.
+  // `version` (the row's xmin) tells later whether another batch updated the thing meanwhile (insertNewMessages).
   const readOwners = (wanted: readonly string[]) =>
-    client.query<{ tuid: string; organization_id: string; group_id: string | null }>(
-      'select tuid, organization_id, group_id from things where tuid = any($1::text[])',
+    client.query<{ tuid: string; organization_id: string; group_id: string | null; version: string }>(
+      'select tuid, organization_id, group_id, xmin::text as version from things where tuid = any($1::text[])',
       [wanted],
     );
   const ownerOf = new Map((await readOwners(tuids)).rows.map((row) => [row.tuid, row]));
@@ -88,7 +89,7 @@ async function writeBatch(
     if (!firstOfKey.has(key)) firstOfKey.set(key, record);
   }
   const unique = [...firstOfKey.values()];
-  const inserted = unique.length === 0 ? [] : await insertNewMessages(client, unique, groupOf);
+  const inserted = unique.length === 0 ? [] : await insertNewMessages(client, unique, groupOf, (tuid) => ownerOf.get(tuid)?.version);
   const insertedKeys = new Set(inserted.map((row) => messageKey(row.tuid, row.tsm_ts, row.tsm_id, row.fingerprint)));
   const stored: StoredMessage[] = [];
   const seen = new Set<string>();
@@ -169,6 +170,7 @@ async function insertNewMessages(
   client: pg.PoolClient,
   records: readonly UplinkRecord[],
   groupOf: (record: UplinkRecord) => string | null,
+  versionRead: (tuid: string) => string | undefined,
 ) {
   let oldestArrival = Infinity;
   for (const record of records) oldestArrival = Math.min(oldestArrival, record.receivedAt);
@@ -198,7 +200,16 @@ async function insertNewMessages(
   );
   if (rows.length === 0) return rows;
   const tuids = [...new Set(rows.map((r) => r.tuid))].sort();
-  await client.query('select 1 from things where tuid = any($1::text[]) order by tuid for no key update', [tuids]);
+  const locked = await client.query<{ tuid: string; version: string }>(
+    'select tuid, xmin::text as version from things where tuid = any($1::text[]) order by tuid for no key update',
+    [tuids],
+  );
+  // Every batch that stores a thing's message updates the thing's row (its summary) before it commits. A thing
+  // whose row has the version read at the start of this batch had no such batch commit since, and this batch's
+  // insert saw everything committed before that: only the other things' rows need the second look.
+  const changed = new Set(locked.rows.filter((row) => row.version !== versionRead(row.tuid)).map((row) => row.tuid));
+  if (changed.size === 0) return rows;
+  const suspects = rows.filter((row) => changed.has(row.tuid));
   const raced = await client.query<{ i: string }>(
     `select u.i from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::tid[]) with ordinality as u(tuid, tsm_ts, tsm_id, fingerprint, part, row, i)
      where exists (
@@ -206,25 +217,22 @@ async function insertNewMessages(
        where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $7::bigint
          and (m.tableoid::regclass::text <> u.part or m.ctid <> u.row))`,
     [
-      rows.map((r) => r.tuid),
-      rows.map((r) => r.tsm_ts),
-      rows.map((r) => r.tsm_id),
-      rows.map((r) => r.fingerprint),
-      rows.map((r) => r.part),
-      rows.map((r) => r.row),
+      suspects.map((r) => r.tuid),
+      suspects.map((r) => r.tsm_ts),
+      suspects.map((r) => r.tsm_id),
+      suspects.map((r) => r.fingerprint),
+      suspects.map((r) => r.part),
+      suspects.map((r) => r.row),
       windowStart,
     ],
   );
   if (raced.rows.length === 0) return rows;
-  const lost = new Set(raced.rows.map((r) => Number(r.i) - 1));
+  const lost = new Set(raced.rows.map((r) => suspects[Number(r.i) - 1]!));
   // By partition and row address: a TID scan each, whatever the partition's size.
   const byPartition = new Map<string, string[]>();
-  for (const index of lost) {
-    const row = rows[index]!;
-    byPartition.set(row.part, [...(byPartition.get(row.part) ?? []), row.row]);
-  }
+  for (const row of lost) byPartition.set(row.part, [...(byPartition.get(row.part) ?? []), row.row]);
   for (const [part, tids] of byPartition) await client.query(`delete from ${part} where ctid = any($1::tid[])`, [tids]);
-  return rows.filter((_, index) => !lost.has(index));
+  return rows.filter((row) => !lost.has(row));
 }
 
 interface InsertedRow {
