@@ -175,13 +175,17 @@ async function insertNewMessages(
   let oldestArrival = Infinity;
   for (const record of records) oldestArrival = Math.min(oldestArrival, record.receivedAt);
   const windowStart = oldestArrival - redeliveryWindowMs;
+  // The earlier delivery is looked for by a scalar subquery with LIMIT 1, not NOT EXISTS: the planner turned the
+  // anti-join into a hash join over the whole partition as it grew (store ceiling 21k rows/s); a subquery with a
+  // limit runs as one index probe per message (36k, about the old primary key's cost).
   const { rows } = await client.query<InsertedRow>(
     `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
      select * from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
        as u(tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
-     where not exists (
+     where (
        select 1 from messages m
-       where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $12::bigint)
+       where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $12::bigint
+       limit 1) is null
      returning tuid, tsm_ts, tsm_id, fingerprint, tableoid::regclass::text as part, ctid::text as row`,
     [
       records.map((r) => r.tuid),
@@ -212,10 +216,11 @@ async function insertNewMessages(
   const suspects = rows.filter((row) => changed.has(row.tuid));
   const raced = await client.query<{ i: string }>(
     `select u.i from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::tid[]) with ordinality as u(tuid, tsm_ts, tsm_id, fingerprint, part, row, i)
-     where exists (
+     where (
        select 1 from messages m
        where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $7::bigint
-         and (m.tableoid::regclass::text <> u.part or m.ctid <> u.row))`,
+         and (m.tableoid::regclass::text <> u.part or m.ctid <> u.row)
+       limit 1) is not null`,
     [
       suspects.map((r) => r.tuid),
       suspects.map((r) => r.tsm_ts),
