@@ -35,6 +35,11 @@ import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
 import { InstanceRegistry } from '../domain/deployment/instance-registry.js';
+import { retentionDefaultsOf } from '../domain/retention/retention-rules.js';
+import { rawHorizon as rawHorizonOf } from '../domain/retention/retention-service.js';
+import { RetentionSweeper } from '../domain/retention/retention-sweeper.js';
+import type { SweepReport } from '../domain/retention/retention-types.js';
+import { retentionExpiry } from '../store/retention/retention-expiry.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
 import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
@@ -75,6 +80,8 @@ export interface App {
   readonly ingest: IngestService;
   /** Opens and closes alert periods; tests call `evaluateSilence()` / `runScheduled()` directly. */
   readonly alertEngine: AlertEngine;
+  /** Removes data past its retention; tests call `sweep()` directly. */
+  readonly retention: RetentionSweeper;
   readonly mqtt: MqttTransport;
   readonly http: FastifyInstance;
   /** The bound HTTP port (differs from config.port when that is 0). */
@@ -150,6 +157,21 @@ export async function startApp(options: AppOptions): Promise<App> {
     if (relay) stoppers.push(() => relay.stop());
     const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
+    const retention = new RetentionSweeper({
+      store,
+      clock,
+      expiry: retentionExpiry(database, commit),
+      defaults: retentionDefaultsOf(config),
+      intervalS: config.retentionSweepIntervalS,
+      // One process owns a SQLite store; instances sharing PostgreSQL take turns by lease.
+      instanceId: database.dialect === 'postgres' ? instanceId : undefined,
+      logger,
+      onSweep: (report) => recordSweep(metrics, report),
+      // Rollup rows are keyed by the hour of their messages' tsmTs (Unix seconds): whole hours before the horizon go.
+      expireRollups: (organizationId, beforeHourStartMs, limit) => store.rollups.expire(organizationId, beforeHourStartMs / 1000, limit),
+    });
+    // Stopped before the writer closes (it runs its SQLite steps there).
+    stoppers.push(() => retention.stop());
     const ingest = new IngestService({
       commit: refuseReservedTuidClaims(commit, { store, reservedTuids }),
       organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
@@ -214,6 +236,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     startCommandResponseMatcher({ store, events });
     startAlertFeed({ events, mqtt, timeZone: config.alertTimeZone, logger });
     await alertEngine.start();
+    retention.start();
 
     const checks: ReadinessCheck[] = [
       { name: 'store', check: () => store.ping() },
@@ -266,8 +289,11 @@ export async function startApp(options: AppOptions): Promise<App> {
       }),
     );
     const downlink = mqttCommandDownlink(mqtt);
-    // wired to organization retention by the retention work
-    const rawHorizon: RawHorizon = options.rawHorizon ?? (async () => null);
+    // Where series stop reading raw messages and read rollups: the organization's raw retention (tsmTs taken for
+    // arrival, which it is for a device with a right clock; docs/decisions.md, Retention and series).
+    const retentionDefaults = retentionDefaultsOf(config);
+    const rawHorizon: RawHorizon =
+      options.rawHorizon ?? ((organizationId) => rawHorizonOf({ store, clock, defaults: retentionDefaults }, organizationId));
     registerRest(http, { store, clock, events, reservedTuids, rawHorizon, config, clientTokens, downlink, limits, ...sealing });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
     const graphql = registerGraphql(http, {
@@ -347,6 +373,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       sessions,
       ingest,
       alertEngine,
+      retention,
       mqtt,
       http,
       httpPort,
@@ -359,6 +386,15 @@ export async function startApp(options: AppOptions): Promise<App> {
     await stop();
     throw error;
   }
+}
+
+function recordSweep(metrics: Metrics, report: SweepReport): void {
+  metrics.retentionExpired.inc({ kind: 'messages' }, report.messages);
+  metrics.retentionExpired.inc({ kind: 'rollups' }, report.rollups);
+  metrics.retentionExpired.inc({ kind: 'dead_letters' }, report.deadLetters);
+  metrics.retentionExpired.inc({ kind: 'command_history' }, report.commandHistory);
+  metrics.retentionPartitionsDropped.inc(report.partitionsDropped);
+  metrics.retentionSweepSeconds.observe(report.durationMs / 1000);
 }
 
 /** Listens, or fails with a ConfigError naming the variable of the port or host that could not be used. */

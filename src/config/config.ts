@@ -118,6 +118,14 @@ export interface Config {
   mqttAuthHttpSecret: string | undefined;
   /** MQTT_AUTH=mosquitto-dynsec: the key that seals MQTT passwords so the platform can provision them again. */
   mqttAuthSealingKey: string | undefined;
+  /** Days raw messages are kept after arrival, unless an organization sets its own; 0 keeps them forever. */
+  messageRetentionDays: number;
+  /** Days hourly and daily rollups are kept, unless an organization sets its own; 0 keeps them forever. */
+  rollupRetentionDays: number;
+  /** Days dead letters are kept after arrival; 0 keeps them forever. */
+  deadLetterRetentionDays: number;
+  /** How often the retention sweep runs (seconds). */
+  retentionSweepIntervalS: number;
   bootstrap: BootstrapConfig;
 }
 
@@ -256,6 +264,14 @@ const settings = {
   mqttAuthSealingKey: { variable: 'MQTT_AUTH_SEALING_KEY', fallback: undefined, read: parseSealingKey },
   mqttAuthHttpSecret: { variable: 'MQTT_AUTH_HTTP_SECRET', fallback: undefined, read: parseSecretToken },
   trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },
+  messageRetentionDays: { variable: 'MESSAGE_RETENTION_DAYS', fallback: '365', read: retentionDays },
+  rollupRetentionDays: { variable: 'ROLLUP_RETENTION_DAYS', fallback: '0', read: retentionDays },
+  deadLetterRetentionDays: { variable: 'DEAD_LETTER_RETENTION_DAYS', fallback: '30', read: retentionDays },
+  retentionSweepIntervalS: {
+    variable: 'RETENTION_SWEEP_INTERVAL_S',
+    fallback: '3600',
+    read: (name: string, raw: string) => parseInteger(name, raw, 10, 7 * 24 * 3600),
+  },
 } as const;
 
 const bootstrapVariables = {
@@ -348,6 +364,11 @@ function parseClientId(name: string, raw: string): string {
 
 function positiveSeconds(name: string, raw: string): number {
   return parseInteger(name, raw, 1, 31 * 24 * 3600);
+}
+
+/** Whole days, 0 (forever) to 36,500 (a century): the same bounds as an organization's own setting. */
+function retentionDays(name: string, raw: string): number {
+  return parseInteger(name, raw, 0, 36_500);
 }
 
 function percent(name: string, raw: string): number {

@@ -79,6 +79,23 @@ export function createMetrics(build: { version: string } = { version: 'unknown' 
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [registry],
     }),
+    retentionExpired: new Counter({
+      name: 'thingdesk_retention_expired_total',
+      help: 'Rows removed by the retention sweep, by kind (messages, rollups, dead_letters, command_history).',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    retentionPartitionsDropped: counter(
+      registry,
+      'thingdesk_retention_partitions_dropped_total',
+      'PostgreSQL message partitions dropped whole by the retention sweep.',
+    ),
+    retentionSweepSeconds: new Histogram({
+      name: 'thingdesk_retention_sweep_seconds',
+      help: 'Time of one retention sweep.',
+      buckets: [0.01, 0.1, 1, 10, 60, 300, 1800],
+      registers: [registry],
+    }),
   };
 }
 

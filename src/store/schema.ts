@@ -34,6 +34,12 @@ export interface OrganizationsTable {
   /** Lower-cased name: the unique key, so "Acme" and "acme" cannot both exist and login ignores case. */
   name_key: string;
   created_at: number;
+  /** The organization's own retention of raw messages, in days (0: forever); null: MESSAGE_RETENTION_DAYS. */
+  message_retention_days: number | null;
+  /** The organization's own retention of rollups, in days (0: forever); null: ROLLUP_RETENTION_DAYS. */
+  rollup_retention_days: number | null;
+  /** PostgreSQL: the arrival (ms) before which the retention sweep has removed the organization's messages. */
+  messages_cleared_before: number | null;
 }
 
 export interface UsersTable {

@@ -15,9 +15,14 @@ import type SqliteDatabase from 'better-sqlite3';
  * - wal_autocheckpoint=10000 pages (~40 MB): fewer, larger checkpoints; the checkpoint runs in the committing
  *   connection, which for uplinks is the writer thread, off the event loop.
  * - temp_store=memory: sorts and temporary indexes never touch the disk.
+ * - auto_vacuum=incremental: space freed by the retention sweep goes back to the file system a few pages at a
+ *   time (`pragma incremental_vacuum`, sqlite-expiry.ts). It can only be set before the first table exists, so it
+ *   takes effect on new stores; an existing store keeps reusing freed pages (its freelist) instead, unless an
+ *   operator runs VACUUM once (docs/operations.md).
  * mmap is left off: mapped pages would count in the process's RSS and SQLite's own cache is enough here.
  */
 export function tuneSqliteConnection(connection: SqliteDatabase.Database, role: 'main' | 'writer'): void {
+  if (role === 'main') connection.pragma('auto_vacuum = incremental');
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');

@@ -16,6 +16,7 @@ import { thingsStore } from './things-store.js';
 import type { Database } from './database.js';
 import { mqttCredentialsStore } from './mqtt-credentials-store.js';
 import { organizationsStore } from './organizations-store.js';
+import { retentionSettingsStore } from './retention-settings-store.js';
 import { signingKeysStore } from './signing-keys-store.js';
 import { SqliteDirectReads } from './sqlite-direct-reads.js';
 import { usersStore } from './users-store.js';
@@ -30,6 +31,7 @@ export function createStore(database: Database) {
     dialect: database.dialect,
     ping: () => database.ping(),
     organizations: organizationsStore(db),
+    retention: retentionSettingsStore(db),
     users: usersStore(db),
     apiClients: apiClientsStore(db),
     mqttCredentials: mqttCredentialsStore(db),

@@ -21,7 +21,8 @@ const groupPool = [seededGroup, 'gq-other', 'unassigned', 'nope-group'];
 /** The object types of type-defs.ts and their fields (null: a scalar or enum; a name: that object type). */
 const objectTypes: Record<string, Record<string, string | null>> = {
   User: { id: null, email: null, role: null, organizationId: null },
-  Organization: { id: null, name: null },
+  Organization: { id: null, name: null, retention: 'Retention' },
+  Retention: { messageRetentionDays: null, rollupRetentionDays: null, messageRetentionOverride: null, rollupRetentionOverride: null },
   Location: { lat: null, lon: null },
   Thing: {
     tuid: null,
@@ -129,6 +130,7 @@ const operations: readonly Operation[] = [
     returns: 'MqttCredentialSecret',
   },
   { kind: 'mutation', name: 'revokeMqttCredential', args: { username: 'String!' }, returns: null },
+  { kind: 'mutation', name: 'setRetention', args: { messageRetentionDays: 'Int', rollupRetentionDays: 'Int' }, returns: 'Retention' },
 ];
 
 /** A value of the right kind for an argument, as a JavaScript value (for variables). */

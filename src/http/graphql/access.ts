@@ -50,6 +50,7 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     createUser: manager,
     setUserRole: manager,
     deleteUser: manager,
+    setRetention: manager,
     createApiClient: manager,
     revokeApiClient: manager,
     createMqttCredential: manager,

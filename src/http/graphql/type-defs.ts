@@ -145,6 +145,20 @@ export const typeDefs = /* GraphQL */ `
     id: ID!
     "The organization's name, used to sign in."
     name: String!
+    "How long the organization's data is kept."
+    retention: Retention!
+  }
+
+  "How long an organization's data is kept, counted from each message's arrival on the platform (not its tsmTs)."
+  type Retention {
+    "Days raw messages are kept, in force: the organization's own setting or the platform's default. 0: forever."
+    messageRetentionDays: Int!
+    "Days hourly and daily rollups are kept, in force. 0: forever."
+    rollupRetentionDays: Int!
+    "The organization's own setting for raw messages; null: the platform's default (MESSAGE_RETENTION_DAYS)."
+    messageRetentionOverride: Int
+    "The organization's own setting for rollups; null: the platform's default (ROLLUP_RETENTION_DAYS)."
+    rollupRetentionOverride: Int
   }
 
   "A position in degrees (WGS 84)."
@@ -597,6 +611,13 @@ export const typeDefs = /* GraphQL */ `
     setUserRole("The user's id." userId: ID!, "The new role." role: Role!): User!
     "Deletes a user; the user's sessions end. True on success."
     deleteUser("The user's id." userId: ID!): Boolean!
+    "Sets how long the organization keeps its data (whole days, 0 to 36500; 0 keeps forever). An argument left out is unchanged; null returns it to the platform's default."
+    setRetention(
+      "Days raw messages are kept after arrival."
+      messageRetentionDays: Int
+      "Days hourly and daily rollups are kept."
+      rollupRetentionDays: Int
+    ): Retention!
     "Creates a REST API client; its secret is shown once."
     createApiClient("A name to recognize the client by." name: String!): ApiClientCredentials!
     "Revokes a REST API client: its tokens stop working. True on success."

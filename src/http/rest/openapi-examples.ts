@@ -105,4 +105,16 @@ export const operationExamples: Readonly<Record<string, { request?: unknown; res
   listThingAlerts: { response: { data: [{ tuid, alert_type: 'low battery', alerts: [{ from: '2026-11-20T08:00:00', to: null }] }] } },
   listAlertingThings: { response: { data: { alerting_tuids: [tuid] } } },
   countActiveAlerts: { response: { data: { alert_count: 1 } } },
+  getOrganization: {
+    response: {
+      data: {
+        organization_id: 'acme',
+        name: 'Acme',
+        message_retention_days: 90,
+        rollup_retention_days: 0,
+        message_retention_override: 90,
+        rollup_retention_override: null,
+      },
+    },
+  },
 };

@@ -11,6 +11,7 @@ import { registerInstallationRoutes } from './routes/installation-routes.js';
 import { registerMessageExportRoutes } from './routes/message-export-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerSeriesRoutes } from './routes/series-routes.js';
+import { registerOrganizationRoutes } from './routes/organization-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
 import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
 import { ErrorBody } from './schemas.js';
@@ -43,6 +44,7 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerGroupRoutes(rest, deps);
       registerCatalogRoutes(rest);
       registerAlertRoutes(rest, deps);
+      registerOrganizationRoutes(rest, deps);
     },
     { prefix: deps.config.restBasePath },
   );

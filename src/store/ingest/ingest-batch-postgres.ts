@@ -46,9 +46,10 @@ async function writeBatch(
   const tuids = [...firstByTuid.keys()].sort();
 
   // Owners first: in steady state every thing is known, and one index read each is all a batch needs.
+  // `version` (the row's xmin) tells later whether another batch updated the thing meanwhile (insertNewMessages).
   const readOwners = (wanted: readonly string[]) =>
-    client.query<{ tuid: string; organization_id: string; group_id: string | null }>(
-      'select tuid, organization_id, group_id from things where tuid = any($1::text[])',
+    client.query<{ tuid: string; organization_id: string; group_id: string | null; version: string }>(
+      'select tuid, organization_id, group_id, xmin::text as version from things where tuid = any($1::text[])',
       [wanted],
     );
   const ownerOf = new Map((await readOwners(tuids)).rows.map((row) => [row.tuid, row]));
@@ -83,26 +84,15 @@ async function writeBatch(
 
   // Each message is stored as served: with the group its thing is in now, as read above (migration 0008).
   const groupOf = (record: UplinkRecord) => ownerOf.get(record.tuid)?.group_id ?? null;
-  const inserted = await client.query<{ tuid: string; tsm_ts: number; tsm_id: number; fingerprint: string }>(
-    `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
-     select * from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
-     on conflict do nothing
-     returning tuid, tsm_ts, tsm_id, fingerprint`,
-    [
-      accepted.map((r) => r.tuid),
-      accepted.map((r) => r.tsmTs),
-      accepted.map((r) => r.tsmId),
-      accepted.map((r) => r.fingerprint),
-      accepted.map((r) => r.organizationId),
-      accepted.map((r) => r.tsmEv),
-      accepted.map((r) => r.gatewayTuid),
-      accepted.map(groupOf),
-      accepted.map((r) => r.receivedAt),
-      accepted.map((r) => messageJsonWithGroup(r.body, groupOf(r))),
-      accepted.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
-    ],
-  );
-  const insertedKeys = new Set(inserted.rows.map((row) => messageKey(row.tuid, row.tsm_ts, row.tsm_id, row.fingerprint)));
+  // A repeat inside the batch is a duplicate of its first occurrence: the statement below cannot see its own rows.
+  const firstOfKey = new Map<string, UplinkRecord>();
+  for (const record of accepted) {
+    const key = messageKey(record.tuid, record.tsmTs, record.tsmId, record.fingerprint);
+    if (!firstOfKey.has(key)) firstOfKey.set(key, record);
+  }
+  const unique = [...firstOfKey.values()];
+  const inserted = unique.length === 0 ? [] : await insertNewMessages(client, unique, groupOf, (tuid) => ownerOf.get(tuid)?.version);
+  const insertedKeys = new Set(inserted.map((row) => messageKey(row.tuid, row.tsm_ts, row.tsm_id, row.fingerprint)));
   const stored: StoredMessage[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
@@ -158,6 +148,108 @@ async function writeBatch(
     );
   }
   return { stored, duplicates, deadLetters: allDeadLetters, claimed };
+}
+
+/**
+ * How far back (arrival) an earlier delivery of a message is looked for. `messages` is partitioned by arrival
+ * (migration 0012), so no unique key can span deliveries; the insert skips a message already stored within this
+ * window instead, probing the (tuid, tsm_ts, tsm_id, fingerprint) index of the one or two newest partitions.
+ * Redeliveries come when a consumer or gateway reconnects, within minutes; a week covers a platform or broker
+ * that was down for days. A copy delivered again after a week is stored twice (docs/decisions.md).
+ */
+export const redeliveryWindowMs = 7 * 86_400_000;
+
+/**
+ * Inserts the messages not stored yet (none of their keys arrived within the redelivery window) and answers those
+ * it kept. Two instances racing with one message (a redelivery to another consumer while the first still commits)
+ * both insert it, neither seeing the other's uncommitted row. So, after the insert, the batch locks its things'
+ * rows in TUID order (the lock its summary update takes next anyway: no new wait, no new deadlock order) and looks
+ * again: a concurrent batch holding those locks has committed by then, and its copy is now visible. Copies of this
+ * batch that another has committed meanwhile are deleted and count as duplicates, so the message is stored once.
+ * The inserts of two batches still overlap; only this check waits for the other's commit.
+ */
+async function insertNewMessages(
+  client: pg.PoolClient,
+  records: readonly UplinkRecord[],
+  groupOf: (record: UplinkRecord) => string | null,
+  versionRead: (tuid: string) => string | undefined,
+) {
+  let oldestArrival = Infinity;
+  for (const record of records) oldestArrival = Math.min(oldestArrival, record.receivedAt);
+  const windowStart = oldestArrival - redeliveryWindowMs;
+  // The earlier delivery is looked for by a scalar subquery with LIMIT 1, not NOT EXISTS: the planner turned the
+  // anti-join into a hash join over the whole partition as it grew (store ceiling 21k rows/s); a subquery with a
+  // limit runs as one index probe per message (36k, about the old primary key's cost).
+  const { rows } = await client.query<InsertedRow>(
+    `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
+     select * from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
+       as u(tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
+     where (
+       select 1 from messages m
+       where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $12::bigint
+       limit 1) is null
+     returning tuid, tsm_ts, tsm_id, fingerprint, tableoid::regclass::text as part, ctid::text as row`,
+    [
+      records.map((r) => r.tuid),
+      records.map((r) => r.tsmTs),
+      records.map((r) => r.tsmId),
+      records.map((r) => r.fingerprint),
+      records.map((r) => r.organizationId),
+      records.map((r) => r.tsmEv),
+      records.map((r) => r.gatewayTuid),
+      records.map(groupOf),
+      records.map((r) => r.receivedAt),
+      records.map((r) => messageJsonWithGroup(r.body, groupOf(r))),
+      records.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
+      windowStart,
+    ],
+  );
+  if (rows.length === 0) return rows;
+  const tuids = [...new Set(rows.map((r) => r.tuid))].sort();
+  const locked = await client.query<{ tuid: string; version: string }>(
+    'select tuid, xmin::text as version from things where tuid = any($1::text[]) order by tuid for no key update',
+    [tuids],
+  );
+  // Every batch that stores a thing's message updates the thing's row (its summary) before it commits. A thing
+  // whose row has the version read at the start of this batch had no such batch commit since, and this batch's
+  // insert saw everything committed before that: only the other things' rows need the second look.
+  const changed = new Set(locked.rows.filter((row) => row.version !== versionRead(row.tuid)).map((row) => row.tuid));
+  if (changed.size === 0) return rows;
+  const suspects = rows.filter((row) => changed.has(row.tuid));
+  const raced = await client.query<{ i: string }>(
+    `select u.i from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::tid[]) with ordinality as u(tuid, tsm_ts, tsm_id, fingerprint, part, row, i)
+     where (
+       select 1 from messages m
+       where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $7::bigint
+         and (m.tableoid::regclass::text <> u.part or m.ctid <> u.row)
+       limit 1) is not null`,
+    [
+      suspects.map((r) => r.tuid),
+      suspects.map((r) => r.tsm_ts),
+      suspects.map((r) => r.tsm_id),
+      suspects.map((r) => r.fingerprint),
+      suspects.map((r) => r.part),
+      suspects.map((r) => r.row),
+      windowStart,
+    ],
+  );
+  if (raced.rows.length === 0) return rows;
+  const lost = new Set(raced.rows.map((r) => suspects[Number(r.i) - 1]!));
+  // By partition and row address: a TID scan each, whatever the partition's size.
+  const byPartition = new Map<string, string[]>();
+  for (const row of lost) byPartition.set(row.part, [...(byPartition.get(row.part) ?? []), row.row]);
+  for (const [part, tids] of byPartition) await client.query(`delete from ${part} where ctid = any($1::tid[])`, [tids]);
+  return rows.filter((row) => !lost.has(row));
+}
+
+interface InsertedRow {
+  tuid: string;
+  tsm_ts: number;
+  tsm_id: number;
+  fingerprint: string;
+  /** The partition the row went to, and its address there. */
+  part: string;
+  row: string;
 }
 
 function messageKey(tuid: string, tsmTs: number, tsmId: number, fingerprint: string): string {

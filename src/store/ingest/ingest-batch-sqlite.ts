@@ -8,6 +8,7 @@ import type { ClosableCommitIngestBatch, IngestBatchOptions } from './ingest-bat
 import { foreignThingDeadLetter } from './ingest-rules.js';
 import { outcome, prepareSqliteBatch, type WireBatch, type WireResult } from './sqlite-batch-transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
+import { prepareSqliteExpiry, type SqliteExpiryJob } from '../retention/sqlite-expiry.js';
 
 /**
  * SQLite batch writer. For a store file the transaction runs in a worker thread with its own connection
@@ -28,12 +29,14 @@ export function sqliteIngestBatch(
     const runBatch = prepareSqliteBatch(connection);
     const commit = (records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]) =>
       db.connection().execute(async () => joinResult(records, deadLetters, runBatch(toWire(records), deadLetters)));
-    return Object.assign(commit, { close: async () => undefined });
+    const runExpiry = prepareSqliteExpiry(connection);
+    const expire = (job: SqliteExpiryJob) => db.connection().execute(async () => runExpiry(job));
+    return Object.assign(commit, { close: async () => undefined, expire });
   }
   const thread = new SqliteWriterThread(connection.name);
   const commit = async (records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]) =>
     joinResult(records, deadLetters, await thread.run(toWire(records), deadLetters));
-  return Object.assign(commit, { close: () => thread.close() });
+  return Object.assign(commit, { close: () => thread.close(), expire: (job: SqliteExpiryJob) => thread.expire(job) });
 }
 
 function wireOf(records: readonly UplinkRecord[], rollups: boolean): WireBatch {

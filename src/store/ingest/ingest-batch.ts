@@ -1,5 +1,6 @@
 import type { DeadLetterRecord, IngestBatchResult, UplinkRecord } from '../../domain/messages/message-types.js';
 import type { Database } from '../database.js';
+import type { SqliteExpiryJob } from '../retention/sqlite-expiry.js';
 import { postgresIngestBatch } from './ingest-batch-postgres.js';
 import { sqliteIngestBatch } from './ingest-batch-sqlite.js';
 
@@ -12,8 +13,11 @@ import { sqliteIngestBatch } from './ingest-batch-sqlite.js';
  */
 export type CommitIngestBatch = (records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]) => Promise<IngestBatchResult>;
 
-/** A batch writer that holds resources (the SQLite writer thread): `close` after the last batch. */
-export type ClosableCommitIngestBatch = CommitIngestBatch & { close(): Promise<void> };
+/**
+ * A batch writer that holds resources (the SQLite writer thread): `close` after the last batch. On SQLite,
+ * `expire` runs one step of the retention sweep where the batches are written, between them.
+ */
+export type ClosableCommitIngestBatch = CommitIngestBatch & { close(): Promise<void>; expire?: (job: SqliteExpiryJob) => Promise<number> };
 
 /**
  * `rollups: false` leaves the hourly rollups alone: for the benchmark that measures what keeping them costs

@@ -1,4 +1,5 @@
 import type { DeadLetterRecord } from '../../domain/messages/message-types.js';
+import type { SqliteExpiryJob } from '../retention/sqlite-expiry.js';
 import type { WireBatch, WireResult } from './sqlite-batch-transaction.js';
 
 /** What the writer thread is started with. */
@@ -9,8 +10,12 @@ export interface WriterStart {
 
 export type WriterRequest =
   | { type: 'batch'; id: number; batch: WireBatch; deadLetters: readonly DeadLetterRecord[] }
+  /** One small step of the retention sweep, run between batches (retention/sqlite-expiry.ts). */
+  | { type: 'expire'; id: number; job: SqliteExpiryJob }
   /** Sent after the last batch was answered: close the connection and end the thread. */
   | { type: 'close' };
 
 export type WriterResponse =
-  { type: 'done'; id: number; result: WireResult } | { type: 'failed'; id: number; message: string; code: string | undefined };
+  | { type: 'done'; id: number; result: WireResult }
+  | { type: 'expired'; id: number; removed: number }
+  | { type: 'failed'; id: number; message: string; code: string | undefined };

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { DeadLetterRecord } from '../../domain/messages/message-types.js';
+import type { SqliteExpiryJob } from '../retention/sqlite-expiry.js';
 import { transferablesOf, type WireBatch, type WireResult } from './sqlite-batch-transaction.js';
 import type { WriterRequest, WriterResponse, WriterStart } from './sqlite-writer-protocol.js';
 
@@ -32,7 +33,7 @@ function startWorker(workerData: WriterStart): Worker {
  */
 export class SqliteWriterThread {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, { resolve(result: WireResult): void; reject(error: Error): void }>();
+  private readonly pending = new Map<number, { resolve(result: never): void; reject(error: Error): void }>();
   private nextId = 0;
   private closing: Promise<void> | undefined;
 
@@ -49,6 +50,20 @@ export class SqliteWriterThread {
     return new Promise<WireResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ type: 'batch', id, batch, deadLetters } satisfies WriterRequest, transferablesOf(batch));
+    });
+  }
+
+  /**
+   * Runs one step of the retention sweep in the thread, after the batches already sent and before the next ones:
+   * ingest waits for at most one step. Resolves with the rows (or pages) it removed.
+   */
+  expire(job: SqliteExpiryJob): Promise<number> {
+    if (this.closing) return Promise.reject(new Error('the uplink writer is closed'));
+    const worker = (this.worker ??= this.spawn());
+    const id = ++this.nextId;
+    return new Promise<number>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ type: 'expire', id, job } satisfies WriterRequest);
     });
   }
 
@@ -72,7 +87,8 @@ export class SqliteWriterThread {
       const waiting = this.pending.get(response.id);
       if (!waiting) return;
       this.pending.delete(response.id);
-      if (response.type === 'done') waiting.resolve(response.result);
+      if (response.type === 'done') waiting.resolve(response.result as never);
+      else if (response.type === 'expired') waiting.resolve(response.removed as never);
       else waiting.reject(Object.assign(new Error(`uplink batch failed: ${response.message}`), { code: response.code }));
     });
     worker.on('error', (error) => this.lost(worker, error));

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import { tuneSqliteConnection } from '../sqlite-pragmas.js';
+import { prepareSqliteExpiry } from '../retention/sqlite-expiry.js';
 import { prepareSqliteBatch } from './sqlite-batch-transaction.js';
 import type { WriterRequest, WriterResponse, WriterStart } from './sqlite-writer-protocol.js';
 
@@ -15,6 +16,7 @@ const { path } = workerData as WriterStart;
 const connection = new SqliteDatabase(path, { fileMustExist: true });
 tuneSqliteConnection(connection, 'writer');
 const runBatch = prepareSqliteBatch(connection);
+const runExpiry = prepareSqliteExpiry(connection);
 
 port.on('message', (request: WriterRequest) => {
   if (request.type === 'close') {
@@ -24,7 +26,10 @@ port.on('message', (request: WriterRequest) => {
   }
   let response: WriterResponse;
   try {
-    response = { type: 'done', id: request.id, result: runBatch(request.batch, request.deadLetters) };
+    response =
+      request.type === 'expire'
+        ? { type: 'expired', id: request.id, removed: runExpiry(request.job) }
+        : { type: 'done', id: request.id, result: runBatch(request.batch, request.deadLetters) };
   } catch (error) {
     const { message, code } = error as { message?: string; code?: string };
     response = { type: 'failed', id: request.id, message: message ?? String(error), code };

@@ -10,6 +10,7 @@ import * as messagesAsServed from './0008-messages-as-served.js';
 import * as thingsFillfactor from './0009-things-fillfactor.js';
 import * as instances from './0010-instances.js';
 import * as rollups from './0011-rollups.js';
+import * as retention from './0012-retention.js';
 import * as mqttSealedPasswords from './0013-mqtt-sealed-passwords.js';
 import * as rateCounts from './0014-rate-counts.js';
 
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0009-things-fillfactor': thingsFillfactor,
   '0010-instances': instances,
   '0011-rollups': rollups,
+  '0012-retention': retention,
   '0013-mqtt-sealed-passwords': mqttSealedPasswords,
   '0014-rate-counts': rateCounts,
 };

@@ -56,7 +56,7 @@ const specManagerMutations = [
   'revokeMqttCredential',
 ];
 /** Manager mutations beyond the SPEC's list. */
-const managerMutationExtras = ['renameGroup'];
+const managerMutationExtras = ['renameGroup', 'setRetention'];
 /** Manager queries beyond the SPEC's list (issue 18: the deployment's instances). */
 const managerQueryExtras = ['deployment'];
 

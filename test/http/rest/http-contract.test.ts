@@ -31,6 +31,7 @@ describe('REST contract for existing clients', () => {
     '/things/C-1/alerts',
     '/things/alerts',
     '/things/alerts/count',
+    '/organization',
     '/catalog',
     '/catalog/1500',
   ];

@@ -9,6 +9,7 @@ import { identityResolvers } from './identity-resolvers.js';
 import { installationResolvers } from './installation-resolvers.js';
 import { messageResolvers } from './message-resolvers.js';
 import { seriesResolvers } from './series-resolvers.js';
+import { retentionResolvers } from './retention-resolvers.js';
 import { sessionResolvers } from './session-resolvers.js';
 import { thingResolvers } from './thing-resolvers.js';
 
@@ -26,6 +27,7 @@ export function allResolvers(): IResolvers {
     installationResolvers,
     groupResolvers,
     deploymentResolvers,
+    retentionResolvers,
   ] as IResolvers[];
   const merged: Record<string, Record<string, unknown>> = { JSON: GraphQLJSON as never };
   for (const group of groups) {

@@ -1,0 +1,162 @@
+import type { Store } from '../../store/store.js';
+import type { Clock } from '../clock.js';
+import { effectiveRetentionDays, retentionHorizon, type RetentionDefaults } from './retention-rules.js';
+import type { MessageExpiryTarget, RetentionExpiry, SweepReport } from './retention-types.js';
+
+/** The lease that elects the one instance sweeping a shared (PostgreSQL) store. */
+export const retentionSweepLease = 'retention-sweep';
+
+/**
+ * Removes up to `limit` rollup rows of an organization for hours starting before `beforeHourStart` (ms); answers
+ * how many it removed. Provided by the rollups (series) store and connected in the composition root.
+ */
+export type ExpireRollups = (organizationId: string, beforeHourStart: number, limit: number) => Promise<number>;
+const rollupStepRows = 2000;
+const hourMs = 3_600_000;
+
+export interface RetentionSweeperDeps {
+  store: Store;
+  clock: Clock;
+  expiry: RetentionExpiry;
+  defaults: RetentionDefaults;
+  intervalS: number;
+  /** Who holds the lease; undefined: no lease (SQLite: one process owns the store). */
+  instanceId: string | undefined;
+  logger: { error(details: object, message: string): void; info(details: object, message: string): void };
+  /** Called with what each sweep did (metrics). */
+  onSweep?: (report: SweepReport) => void;
+  /** Rollup expiry (the rollups store's `expire`, in whole hours); unset: rollups are not expired. */
+  expireRollups?: ExpireRollups;
+}
+
+/**
+ * The retention sweep (SPEC section 9), every RETENTION_SWEEP_INTERVAL_S on one instance at a time: raw messages
+ * past their organization's retention (by arrival), rollups past theirs, dead letters past
+ * DEAD_LETTER_RETENTION_DAYS, command history with the raw messages (installation history is kept: it is small and
+ * a thing's history must never be empty). The store does the removing in small steps (RetentionExpiry), so the
+ * sweep never holds ingest or reads. Sweeps never overlap on one instance: a sweep asked for while one runs
+ * follows it.
+ */
+export class RetentionSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private started = false;
+  /** Aborted by stop(): a running sweep ends after its current step. */
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: RetentionSweeperDeps) {}
+
+  /** Sweeps once now (in the background: start-up does not wait) and then every interval. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    void this.sweepSafely().finally(() => this.schedule());
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    clearTimeout(this.timer);
+    this.stopping.abort();
+    await this.running.catch(() => undefined);
+    if (this.deps.instanceId !== undefined)
+      await this.deps.store.leases.release(retentionSweepLease, this.deps.instanceId).catch(() => undefined);
+  }
+
+  /** One sweep; undefined when another instance holds the lease. */
+  sweep(): Promise<SweepReport | undefined> {
+    const next = this.running.catch(() => undefined).then(() => this.sweepOnce());
+    this.running = next;
+    return next;
+  }
+
+  private schedule(): void {
+    if (!this.started) return;
+    this.timer = setTimeout(() => void this.sweepSafely().finally(() => this.schedule()), this.deps.intervalS * 1000);
+    this.timer.unref();
+  }
+
+  private async sweepSafely(): Promise<void> {
+    try {
+      await this.sweep();
+    } catch (error) {
+      // Retried at the next interval; nothing is lost by a sweep that did not run.
+      this.deps.logger.error({ err: error }, 'retention sweep failed');
+    }
+  }
+
+  private async sweepOnce(): Promise<SweepReport | undefined> {
+    const { store, clock, expiry, defaults } = this.deps;
+    const started = performance.now();
+    if (this.deps.instanceId !== undefined) {
+      const ttlMs = 3 * this.deps.intervalS * 1000;
+      if (!(await store.leases.acquire(retentionSweepLease, this.deps.instanceId, clock.now(), ttlMs))) return undefined;
+    }
+    const report: SweepReport = {
+      messages: 0,
+      rollups: 0,
+      deadLetters: 0,
+      commandHistory: 0,
+      partitionsDropped: 0,
+      partitionsCreated: 0,
+      pagesReclaimed: 0,
+      durationMs: 0,
+    };
+    const now = clock.now();
+    try {
+      report.partitionsCreated = await expiry.preparePartitions(now);
+    } catch (error) {
+      // (A week's partition cannot be created while the default partition holds rows of that week.) Expiry
+      // goes on; inserts meanwhile land in the default partition.
+      this.deps.logger.error({ err: error }, 'retention sweep could not create message partitions ahead');
+    }
+
+    const organizations = await store.retention.list();
+    const targets: MessageExpiryTarget[] = [];
+    // The longest retention in force, the default's included (an organization may follow it at any moment).
+    let longestBefore = retentionHorizon(defaults.messageRetentionDays, now);
+    for (const organization of organizations) {
+      const before = retentionHorizon(effectiveRetentionDays(organization.messageRetentionDays, defaults.messageRetentionDays), now);
+      if (before === null) longestBefore = null;
+      else {
+        if (longestBefore !== null) longestBefore = Math.min(longestBefore, before);
+        targets.push({ organizationId: organization.organizationId, before, clearedBefore: organization.messagesClearedBefore });
+      }
+    }
+    const signal = this.stopping.signal;
+    const messages = await expiry.expireMessages(targets, longestBefore, signal);
+    report.messages = messages.rows;
+    report.partitionsDropped = messages.partitionsDropped;
+    for (const target of targets) report.commandHistory += await expiry.expireCommandHistory(target.organizationId, target.before, signal);
+
+    report.rollups = await this.expireRollups(organizations, now);
+    const deadLettersBefore = retentionHorizon(defaults.deadLetterRetentionDays, now);
+    if (deadLettersBefore !== null) report.deadLetters = await expiry.expireDeadLetters(deadLettersBefore, signal);
+    report.pagesReclaimed = await expiry.reclaimSpace(signal);
+    report.durationMs = performance.now() - started;
+    this.deps.onSweep?.(report);
+    if (report.messages + report.rollups + report.deadLetters + report.commandHistory + report.partitionsDropped > 0)
+      this.deps.logger.info({ ...report }, 'retention sweep');
+    return report;
+  }
+
+  /** Rollups of each organization past its rollup retention, whole hours, through the hook (none until connected). */
+  private async expireRollups(organizations: readonly { organizationId: string; rollupRetentionDays: number | null }[], now: number) {
+    const expire = this.deps.expireRollups;
+    if (!expire) return 0;
+    let removed = 0;
+    for (const organization of organizations) {
+      const before = retentionHorizon(
+        effectiveRetentionDays(organization.rollupRetentionDays, this.deps.defaults.rollupRetentionDays),
+        now,
+      );
+      if (before === null) continue;
+      const beforeHourStart = Math.floor(before / hourMs) * hourMs;
+      for (;;) {
+        const count = await expire(organization.organizationId, beforeHourStart, rollupStepRows);
+        removed += count;
+        if (count < rollupStepRows || this.stopping.signal.aborted) break;
+      }
+    }
+    return removed;
+  }
+}

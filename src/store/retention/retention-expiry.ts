@@ -1,0 +1,88 @@
+import type { MessageExpiryTarget, RetentionExpiry } from '../../domain/retention/retention-types.js';
+import type { Database } from '../database.js';
+import {
+  createMessagePartitions,
+  dropMessagePartitionsBefore,
+  messagePartitionStart,
+  messagePartitionsAheadMs,
+} from './message-partitions.js';
+import { deleteOrganizationMessages, deletePostgresCommandHistory, deletePostgresDeadLetters } from './postgres-expiry.js';
+import type { SqliteExpiryJob } from './sqlite-expiry.js';
+
+/** Rows one SQLite step removes: about a millisecond or two of the writer's time each, between ingest batches. */
+export const sqliteExpiryStepRows = 1000;
+/** Pages (4 kB) one incremental vacuum step returns. */
+const reclaimStepPages = 2000;
+
+/**
+ * The store's side of the retention sweep. SQLite: every step runs where the uplink batches are written (the
+ * writer thread), so steps and batches take turns and never wait on each other's lock. PostgreSQL: partitions
+ * dropped whole, the rest in short statements (postgres-expiry.ts).
+ */
+export function retentionExpiry(database: Database, writer: { expire?: (job: SqliteExpiryJob) => Promise<number> }): RetentionExpiry {
+  if (database.driver.dialect === 'sqlite') {
+    const expire = writer.expire;
+    if (!expire) throw new Error('the SQLite batch writer runs no expiry');
+    return sqliteRetentionExpiry(expire);
+  }
+  const { db } = database;
+  return {
+    preparePartitions: async (now) => (await createMessagePartitions(db, now, now + messagePartitionsAheadMs)).length,
+    async expireMessages(targets, longestBefore, signal) {
+      const dropped = longestBefore === null ? [] : await dropMessagePartitionsBefore(db, longestBefore);
+      let rows = 0;
+      for (const target of targets) {
+        if (signal?.aborted) break;
+        // Whole weeks: what is left of a partition beyond the horizon goes when the horizon passes its end.
+        const before = messagePartitionStart(target.before);
+        if (target.clearedBefore !== null && target.clearedBefore >= before) continue;
+        rows += await deleteOrganizationMessages(db, target.organizationId, before, target.clearedBefore, target.before, signal);
+        // Not recorded when stopped half-way: the next sweep goes over these partitions again.
+        if (signal?.aborted) break;
+        await db.updateTable('organizations').set({ messages_cleared_before: before }).where('id', '=', target.organizationId).execute();
+      }
+      return { rows, partitionsDropped: dropped.length };
+    },
+    expireDeadLetters: (before, signal) => deletePostgresDeadLetters(db, before, signal),
+    expireCommandHistory: (organizationId, before, signal) => deletePostgresCommandHistory(db, organizationId, before, signal),
+    reclaimSpace: async () => 0,
+  };
+}
+
+function sqliteRetentionExpiry(expire: (job: SqliteExpiryJob) => Promise<number>): RetentionExpiry {
+  /**
+   * Runs steps until one removes less than its limit. After each step it rests as long as the step took: the
+   * writer thread then spends at most half its time sweeping, so a fleet's batches find it free, and the second
+   * core is not taken from the event loop for minutes on end (a sweep of millions of rows).
+   */
+  const repeat = async (step: () => SqliteExpiryJob, limit: number, signal: AbortSignal | undefined) => {
+    let total = 0;
+    for (;;) {
+      const started = performance.now();
+      const removed = await expire(step());
+      total += removed;
+      if (removed < limit || signal?.aborted) return total;
+      await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+    }
+  };
+  return {
+    preparePartitions: async () => 0,
+    async expireMessages(targets: readonly MessageExpiryTarget[], _longestBefore: number | null, signal?: AbortSignal) {
+      let rows = 0;
+      for (const { organizationId, before } of targets) {
+        if (signal?.aborted) break;
+        rows += await repeat(
+          () => ({ kind: 'messages', organizationId, before, limit: sqliteExpiryStepRows }),
+          sqliteExpiryStepRows,
+          signal,
+        );
+      }
+      return { rows, partitionsDropped: 0 };
+    },
+    expireDeadLetters: (before, signal) =>
+      repeat(() => ({ kind: 'deadLetters', before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows, signal),
+    expireCommandHistory: (organizationId, before, signal) =>
+      repeat(() => ({ kind: 'commandHistory', organizationId, before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows, signal),
+    reclaimSpace: (signal) => repeat(() => ({ kind: 'reclaim', pages: reclaimStepPages }), reclaimStepPages, signal),
+  };
+}
