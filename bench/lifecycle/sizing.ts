@@ -26,6 +26,9 @@ export interface SizingResult {
   averageBodyBytes: number;
   /** The whole store (SQLite: the file; PostgreSQL: the schema's relations) divided by the messages. */
   storeBytesPerMessage: number;
+  /** Hourly rollup rows (per thing and per group) the messages made, and the bytes each costs with its key. */
+  rollupRows: number;
+  bytesPerRollupRow: number;
 }
 
 const secondsPerMonth = 30 * 24 * 3600;
@@ -88,20 +91,36 @@ async function measureSqlite(database: Database, path: string, messages: number)
   connection.pragma('wal_checkpoint(TRUNCATE)');
   const tableBytes = connection.prepare<[], number>("select sum(pgsize) from dbstat where name = 'messages'").pluck().get()!;
   const body = connection.prepare<[], number>('select avg(length(body)) from messages').pluck().get()!;
+  const rollupBytes = connection
+    .prepare<[], number>("select sum(pgsize) from dbstat where name in ('thing_rollups', 'group_rollups')")
+    .pluck()
+    .get()!;
+  const rollupRows = connection
+    .prepare<[], number>('select (select count(*) from thing_rollups) + (select count(*) from group_rollups)')
+    .pluck()
+    .get()!;
   return {
     store: 'sqlite',
     messages,
     bytesPerMessage: Math.round(tableBytes / messages),
     averageBodyBytes: Math.round(body),
     storeBytesPerMessage: Math.round(statSync(path).size / messages),
+    rollupRows,
+    bytesPerRollupRow: Math.round(rollupBytes / Math.max(1, rollupRows)),
   };
 }
 
 async function measurePostgres(url: string, schema: string, messages: number): Promise<SizingResult> {
   return withClient(url, async (client) => {
-    await client.query('vacuum analyze messages');
+    await client.query('vacuum analyze');
+    // messages is partitioned by arrival week (migration 0012): its size is its partitions'.
     const table = await client.query<{ bytes: string; body: string }>(
-      "select pg_total_relation_size('messages') as bytes, (select avg(octet_length(body)) from messages) as body",
+      `select (select sum(pg_total_relation_size(inhrelid)) from pg_inherits where inhparent = 'messages'::regclass) as bytes,
+              (select avg(octet_length(body)) from messages) as body`,
+    );
+    const rollups = await client.query<{ bytes: string; rows: string }>(
+      `select pg_total_relation_size('thing_rollups') + pg_total_relation_size('group_rollups') as bytes,
+              (select count(*) from thing_rollups) + (select count(*) from group_rollups) as rows`,
     );
     const all = await client.query<{ bytes: string }>(
       `select sum(pg_total_relation_size(c.oid)) as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -114,6 +133,8 @@ async function measurePostgres(url: string, schema: string, messages: number): P
       bytesPerMessage: Math.round(Number(table.rows[0]!.bytes) / messages),
       averageBodyBytes: Math.round(Number(table.rows[0]!.body)),
       storeBytesPerMessage: Math.round(Number(all.rows[0]!.bytes) / messages),
+      rollupRows: Number(rollups.rows[0]!.rows),
+      bytesPerRollupRow: Math.round(Number(rollups.rows[0]!.bytes) / Math.max(1, Number(rollups.rows[0]!.rows))),
     };
   });
 }
@@ -125,11 +146,11 @@ export function gigabytesPerMonth(things: number, intervalS: number, bytesPerMes
 
 export function formatSizing(results: readonly SizingResult[]): string {
   const lines = [
-    '| store | messages measured | bytes/message (messages table + key) | average body bytes | whole store bytes/message |',
-    '|---|---|---|---|---|',
+    '| store | messages measured | bytes/message (messages table + key) | average body bytes | whole store bytes/message | rollup rows | bytes/rollup row |',
+    '|---|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
-        `| ${r.store} | ${r.messages.toLocaleString('en-US')} | ${r.bytesPerMessage} | ${r.averageBodyBytes} | ${r.storeBytesPerMessage} |`,
+        `| ${r.store} | ${r.messages.toLocaleString('en-US')} | ${r.bytesPerMessage} | ${r.averageBodyBytes} | ${r.storeBytesPerMessage} | ${r.rollupRows.toLocaleString('en-US')} | ${r.bytesPerRollupRow} |`,
     ),
     '',
     `| things | interval | messages/month | ${results.map((r) => `${r.store} GB/month`).join(' | ')} |`,

@@ -36,6 +36,7 @@ const endpoints: [method: string, path: string][] = [
   ['get', '/groups/{groupid}/messages/export'],
   ['get', '/things/{tuid}/series'],
   ['get', '/groups/{groupid}/series'],
+  ['get', '/organization'],
 ];
 
 describe('API inventory', () => {
