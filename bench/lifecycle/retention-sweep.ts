@@ -262,7 +262,7 @@ async function postgresSchema(base: string): Promise<{ url: string; drop(): Prom
   return { url: url.toString(), drop: () => admin(`drop schema ${schema} cascade`) };
 }
 
-function format(result: SweepBenchResult): string {
+export function formatSweepResult(result: SweepBenchResult): string {
   return [
     `${result.store}: swept ${result.rowsExpired} rows in ${result.sweepS.toFixed(1)} s (${Math.round(result.rowsPerS)} rows/s, ${result.partitionsDropped} partitions dropped)`,
     `  fleet p99 ack latency: before ${result.p99BeforeMs} ms, during ${result.p99DuringMs} ms (${(result.p99DuringMs / Math.max(result.p99BeforeMs, 0.1)).toFixed(2)}x; target <= 2x)`,
@@ -272,19 +272,26 @@ function format(result: SweepBenchResult): string {
   ].join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/** The sweep on SQLite, and on PostgreSQL with BENCH_DATABASE_URL (BENCH_SWEEP_ROWS, default 5 million). */
+export async function runRetentionSweepBench(log: (text: string) => void): Promise<SweepBenchResult[]> {
   const rows = Number(process.env.BENCH_SWEEP_ROWS ?? 5_000_000);
   const common = { rows, rate: 2000, beforeS: Number(process.env.BENCH_SWEEP_BEFORE_S ?? 15) };
-  const log = (text: string) => process.stderr.write(`[retention-sweep] ${text}\n`);
-  if (!(process.env.BENCH_SKIP ?? '').includes('sqlite')) console.log(format(await measureRetentionSweep(common, log)));
+  const results: SweepBenchResult[] = [];
+  if (!(process.env.BENCH_SKIP ?? '').includes('sqlite')) results.push(await measureRetentionSweep(common, log));
   const base = process.env.BENCH_DATABASE_URL;
   if (base) {
     const schema = await postgresSchema(base);
     try {
-      console.log(format(await measureRetentionSweep({ ...common, databaseUrl: schema.url }, log)));
+      results.push(await measureRetentionSweep({ ...common, databaseUrl: schema.url }, log));
     } finally {
       await schema.drop();
     }
   }
+  return results;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const results = await runRetentionSweepBench((text) => process.stderr.write(`[retention-sweep] ${text}\n`));
+  for (const result of results) console.log(formatSweepResult(result));
   process.exit(0);
 }
