@@ -34,15 +34,14 @@ export class MessageRelay {
       clean: true,
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
-      // A batch of a few thousand messages is one relay message: no broker default limit gets in the way, and
-      // a client that cannot take one is told at CONNACK rather than cut off later.
     });
     this.client = client;
     client.on('message', (_topic, payload) => this.received(payload));
     client.on('error', (error) => this.deps.logger.warn({ err: error.message }, 'message relay: broker error'));
     client.on('close', () => this.changed(false));
-    // Every (re)connection subscribes again: the session is clean, so the broker forgot the subscription.
-    client.on('connect', () => void this.subscribe(client));
+    // Every reconnection subscribes again: the session is clean, so the broker forgot the subscription. A refusal
+    // then is logged and leaves the link down (streams refused); only the first one fails the start.
+    client.on('connect', () => void this.subscribe(client).catch(() => undefined));
     await this.subscribe(client);
   }
 
@@ -60,7 +59,7 @@ export class MessageRelay {
       this.changed(true);
     } catch (error) {
       this.deps.logger.error({ err: (error as Error).message }, 'message relay: cannot subscribe; live streams miss other instances');
-      if (!this.up) throw error;
+      throw error;
     }
   }
 
