@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -44,12 +45,34 @@ export async function startPlatformProcess(env: Record<string, string>): Promise
   }
 }
 
-/** A TCP port free right now (for a process that must come back on the same port after a restart). */
+/**
+ * A TCP port free right now, for a process that must come back on the same port after a restart. It is taken
+ * below the range the system hands out to outgoing connections (/proc/sys/net/ipv4/ip_local_port_range): a port
+ * from that range, freed by a killed process, can meanwhile become the local port of another test's connection,
+ * and the restart then fails with EADDRINUSE (seen in CI).
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
+  const lowestEphemeral = ephemeralPortsFrom();
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * (lowestEphemeral - 20_000));
+    if (await listensOn(port)) return port;
+  }
+  throw new Error(`no free port between 20000 and ${lowestEphemeral}`);
+}
+
+function ephemeralPortsFrom(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 21_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function listensOn(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
