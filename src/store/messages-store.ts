@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { ExportPageQuery, ExportRow } from '../domain/messages/export-types.js';
 import type { Schema } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
@@ -45,12 +45,15 @@ export function messagesStore(db: Kysely<Schema>, directReads: SqliteDirectReads
 }
 
 async function listWithQueryBuilder(db: Kysely<Schema>, query: MessageQuery): Promise<string[]> {
-  let select = db.selectFrom('messages').select('body').where('tuid', '=', query.tuid);
-  if (query.from !== undefined) select = select.where('tsm_ts', '>=', query.from);
-  if (query.to !== undefined) select = select.where('tsm_ts', '<=', query.to);
-  if (query.messageIds?.length) select = select.where('tsm_id', 'in', [...query.messageIds]);
-  if (query.eventIds?.length) select = select.where('tsm_ev', 'in', [...query.eventIds]);
-  const rows = await select.orderBy('tsm_ts', 'desc').orderBy('tsm_id', 'desc').orderBy('fingerprint', 'desc').limit(query.limit).execute();
+  const rows = await db
+    .selectFrom('messages')
+    .select('body')
+    .where((eb) => builderFilters(eb, query))
+    .orderBy('tsm_ts', 'desc')
+    .orderBy('tsm_id', 'desc')
+    .orderBy('fingerprint', 'desc')
+    .limit(query.limit)
+    .execute();
   return rows.map((row) => row.body);
 }
 
@@ -60,34 +63,28 @@ async function listWithQueryBuilder(db: Kysely<Schema>, query: MessageQuery): Pr
  * Undefined while a transaction is open on the connection (see SqliteDirectReads).
  */
 function listDirect(directReads: SqliteDirectReads, query: MessageQuery): string[] | undefined {
-  const conditions = ['tuid = ?'];
-  const parameters: unknown[] = [query.tuid];
-  if (query.from !== undefined) {
-    conditions.push('tsm_ts >= ?');
-    parameters.push(query.from);
-  }
-  if (query.to !== undefined) {
-    conditions.push('tsm_ts <= ?');
-    parameters.push(query.to);
-  }
-  if (query.messageIds?.length) {
-    conditions.push('tsm_id in (select value from json_each(?))');
-    parameters.push(JSON.stringify(query.messageIds));
-  }
-  if (query.eventIds?.length) {
-    conditions.push('tsm_ev in (select value from json_each(?))');
-    parameters.push(JSON.stringify(query.eventIds));
-  }
+  const { conditions, parameters } = directFilters(query);
   const text = `select body from messages where ${conditions.join(' and ')} order by tsm_ts desc, tsm_id desc, fingerprint desc limit ?`;
   return directReads.statement<string>(text, 'firstColumn')?.all(...parameters, query.limit);
 }
 
+type FilterQuery = Pick<MessageQuery, 'tuid' | 'from' | 'to' | 'messageIds' | 'eventIds'>;
+
+/** A thing's messages with the list's filters, for the query builder (the list and the export alike). */
+function builderFilters(eb: ExpressionBuilder<Schema, 'messages'>, query: FilterQuery) {
+  const conditions = [eb('tuid', '=', query.tuid)];
+  if (query.from !== undefined) conditions.push(eb('tsm_ts', '>=', query.from));
+  if (query.to !== undefined) conditions.push(eb('tsm_ts', '<=', query.to));
+  if (query.messageIds?.length) conditions.push(eb('tsm_id', 'in', [...query.messageIds]));
+  if (query.eventIds?.length) conditions.push(eb('tsm_ev', 'in', [...query.eventIds]));
+  return eb.and(conditions);
+}
+
 async function exportPageWithQueryBuilder(db: Kysely<Schema>, query: ExportPageQuery): Promise<ExportRow[]> {
-  let select = db.selectFrom('messages').select(['tsm_ts', 'tsm_id', 'fingerprint', 'body']).where('tuid', '=', query.tuid);
-  if (query.from !== undefined) select = select.where('tsm_ts', '>=', query.from);
-  if (query.to !== undefined) select = select.where('tsm_ts', '<=', query.to);
-  if (query.messageIds?.length) select = select.where('tsm_id', 'in', [...query.messageIds]);
-  if (query.eventIds?.length) select = select.where('tsm_ev', 'in', [...query.eventIds]);
+  let select = db
+    .selectFrom('messages')
+    .select(['tsm_ts', 'tsm_id', 'fingerprint', 'body'])
+    .where((eb) => builderFilters(eb, query));
   const after = query.after;
   if (after) {
     // The row value comparison is what the primary key orders by; the plain `tsm_ts >=` beside it bounds the range.
@@ -99,8 +96,11 @@ async function exportPageWithQueryBuilder(db: Kysely<Schema>, query: ExportPageQ
   return rows.map((row) => ({ tsmTs: row.tsm_ts, tsmId: row.tsm_id, fingerprint: row.fingerprint, body: row.body }));
 }
 
-/** The export page as a SQLite prepared statement (see listDirect); undefined while a transaction is open. */
-function exportPageDirect(directReads: SqliteDirectReads, query: ExportPageQuery): ExportRow[] | undefined {
+/** A thing's messages with the list's filters, as SQL conditions with their parameters (both direct reads). */
+function directFilters(query: FilterQuery): {
+  conditions: string[];
+  parameters: unknown[];
+} {
   const conditions = ['tuid = ?'];
   const parameters: unknown[] = [query.tuid];
   if (query.from !== undefined) {
@@ -119,6 +119,12 @@ function exportPageDirect(directReads: SqliteDirectReads, query: ExportPageQuery
     conditions.push('tsm_ev in (select value from json_each(?))');
     parameters.push(JSON.stringify(query.eventIds));
   }
+  return { conditions, parameters };
+}
+
+/** The export page as a SQLite prepared statement (see listDirect); undefined while a transaction is open. */
+function exportPageDirect(directReads: SqliteDirectReads, query: ExportPageQuery): ExportRow[] | undefined {
+  const { conditions, parameters } = directFilters(query);
   if (query.after) {
     conditions.push('tsm_ts >= ?', '(tsm_ts, tsm_id, fingerprint) > (?, ?, ?)');
     parameters.push(query.after.tsmTs, query.after.tsmTs, query.after.tsmId, query.after.fingerprint);

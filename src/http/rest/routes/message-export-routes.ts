@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { exportFormats, type ExportFormat } from '../../../domain/messages/export-format.js';
 import {
@@ -71,14 +71,9 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
       },
     },
     async (request, reply) => {
-      const { messageid, eventid, from, to, format } = request.query;
       const exported = await exportThingMessages(deps, request.client, {
         tuid: request.params.tuid,
-        format: format ?? formatFromAccept(request.headers.accept),
-        messageIds: parseIdList(messageid),
-        eventIds: parseIdList(eventid),
-        from,
-        to,
+        ...exportFilters(request.query, request.headers.accept),
       });
       return sendExport(reply, exported);
     },
@@ -97,18 +92,24 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
       },
     },
     async (request, reply) => {
-      const { messageid, eventid, from, to, format } = request.query;
       const exported = await exportGroupMessages(deps, request.client, {
         groupId: request.params.groupid,
-        format: format ?? formatFromAccept(request.headers.accept),
-        messageIds: parseIdList(messageid),
-        eventIds: parseIdList(eventid),
-        from,
-        to,
+        ...exportFilters(request.query, request.headers.accept),
       });
       return sendExport(reply, exported);
     },
   );
+}
+
+/** The filters and format of an export request, as the domain takes them (both export routes). */
+function exportFilters(query: Static<typeof ExportQuery>, accept: string | undefined) {
+  return {
+    format: query.format ?? formatFromAccept(accept),
+    messageIds: parseIdList(query.messageid),
+    eventIds: parseIdList(query.eventid),
+    from: query.from,
+    to: query.to,
+  };
 }
 
 /** `csv` when no `format` is given and Accept names text/csv (and not NDJSON); otherwise the domain's default. */
