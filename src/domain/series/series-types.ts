@@ -32,9 +32,8 @@ export interface Series {
   points: SeriesPoint[];
 }
 
-/** One rollup bucket as the store reads it: a stored hour, or a day the store folded from its hours (`hourStart`: the day's start). */
-export interface HourlyRollup {
-  hourStart: number;
+/** The figures of one rollup bucket: what ingest folds and the stores keep, per hour. */
+export interface RollupFigures {
   count: number;
   min: number;
   max: number;
@@ -43,6 +42,11 @@ export interface HourlyRollup {
   firstTs: number;
   last: number;
   lastTs: number;
+}
+
+/** One rollup bucket as the store reads it: a stored hour, or a day the store folded from its hours (`hourStart`: the day's start). */
+export interface HourlyRollup extends RollupFigures {
+  hourStart: number;
 }
 
 /** Whose series: one thing, or a group of an organization (`null`: the things in no group). */

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type { StoredMessage } from '../../domain/messages/message-types.js';
 import { extractNumericFields } from '../../domain/series/rollup-rules.js';
-import { groupRollupColumns, RollupBatch, type RollupFigures, rollupMergeSql, thingRollupColumns } from './rollup-batch.js';
+import type { RollupFigures } from '../../domain/series/series-types.js';
+import { groupRollupColumns, RollupBatch, rollupMergeSql, thingRollupColumns } from './rollup-batch.js';
 
 /**
  * Merges the numeric fields of a batch's stored messages into the hourly rollups, inside the batch's transaction:

@@ -1,17 +1,6 @@
 import { shownGroupId } from '../../domain/groups/unassigned-group.js';
 import { hourStartOf } from '../../domain/series/rollup-rules.js';
-
-/** One hourly bucket's figures, folded from the messages of a batch (or already stored). */
-export interface RollupFigures {
-  count: number;
-  min: number;
-  max: number;
-  sum: number;
-  first: number;
-  firstTs: number;
-  last: number;
-  lastTs: number;
-}
+import type { RollupFigures } from '../../domain/series/series-types.js';
 
 export interface ThingRollupDelta extends RollupFigures {
   organizationId: string;
@@ -54,14 +43,7 @@ export class RollupBatch {
         tsmId,
         field,
         hourStart,
-        count: 1,
-        min: value,
-        max: value,
-        sum: value,
-        first: value,
-        firstTs: tsmTs,
-        last: value,
-        lastTs: tsmTs,
+        ...firstReading(tsmTs, value),
       });
     }
     const group = shownGroupId(groupId);
@@ -75,14 +57,7 @@ export class RollupBatch {
         tsmId,
         field,
         hourStart,
-        count: 1,
-        min: value,
-        max: value,
-        sum: value,
-        first: value,
-        firstTs: tsmTs,
-        last: value,
-        lastTs: tsmTs,
+        ...firstReading(tsmTs, value),
       });
     }
   }
@@ -99,6 +74,11 @@ export class RollupBatch {
   groupRows(sorted = false): GroupRollupDelta[] {
     return sorted ? sortedValues(this.groups) : [...this.groups.values()];
   }
+}
+
+/** A bucket's figures from its first reading. */
+function firstReading(ts: number, value: number): RollupFigures {
+  return { count: 1, min: value, max: value, sum: value, first: value, firstTs: ts, last: value, lastTs: ts };
 }
 
 /**
