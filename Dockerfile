@@ -17,6 +17,7 @@ FROM toolchain AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY studio ./studio
 RUN npm run build
 
 FROM toolchain AS deps

@@ -101,7 +101,7 @@ export async function bootstrapIfEmpty(deps: IdentityDeps, values: BootstrapConf
 }
 
 /** The lines printed once at the first start: the only time generated secrets are shown. */
-export function formatBootstrapReport(report: BootstrapReport): string {
+export function formatBootstrapReport(report: BootstrapReport, studioUrl: string): string {
   const secret = (value: string | undefined) => value ?? '(as set in the environment)';
   return [
     '',
@@ -110,6 +110,7 @@ export function formatBootstrapReport(report: BootstrapReport): string {
     `  manager login   ${report.email} / ${secret(report.password)}`,
     `  API client      ${report.clientId} / ${secret(report.clientSecret)}`,
     `  MQTT gateway    ${report.mqttUsername} / ${secret(report.mqttPassword)}`,
+    `  studio          ${studioUrl} (sign in with the manager login)`,
     '',
   ].join('\n');
 }

@@ -46,10 +46,12 @@ import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { timedStore } from '../store/timed-store.js';
+import { registerStudio } from '../http/studio/studio-routes.js';
 import { bootstrapIfEmpty, checkBootstrapValues, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, infoGauge, observeRuntime, observedGauge, type Metrics } from '../observability/metrics.js';
 import { startMqtt } from './start-mqtt.js';
+import { studioDirectory } from './studio-directory.js';
 import { openStore } from './open-store.js';
 
 export interface AppOptions {
@@ -309,6 +311,13 @@ export async function startApp(options: AppOptions): Promise<App> {
       metrics,
       ...sealing,
     });
+    await registerStudio(http, {
+      directory: studioDirectory,
+      graphqlPath: config.graphqlPath,
+      restBasePath: config.restBasePath,
+      mapTileUrl: config.mapTileUrl,
+      logger,
+    });
     observeRuntime(metrics, {
       liveSubscriptions: () => graphql.liveSubscriptions(),
       openAlerts: () => alertEngine.activeAlertCounts(),
@@ -331,8 +340,11 @@ export async function startApp(options: AppOptions): Promise<App> {
     const bootstrap = await bootstrapIfEmpty({ store, clock, ...sealing }, config.bootstrap);
     // A managed broker knows the first gateway credential before the start is reported.
     if (bootstrap) await brokerCredentials?.syncNow();
-    if (bootstrap) (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap));
     const httpPort = portOf(http) ?? config.port;
+    if (bootstrap) {
+      const studioUrl = `http://${browsableHost(config.host)}:${httpPort}/`;
+      (options.print ?? ((text) => process.stdout.write(`${text}\n`)))(formatBootstrapReport(bootstrap, studioUrl));
+    }
     // Only PostgreSQL is shared by several instances. On SQLite a heartbeat would be a write on the main
     // connection, which waits synchronously (blocking the event loop) whenever the ingest writer holds the lock.
     if (database.dialect === 'postgres') {
@@ -398,6 +410,12 @@ function recordSweep(metrics: Metrics, report: SweepReport): void {
 }
 
 /** Listens, or fails with a ConfigError naming the variable of the port or host that could not be used. */
+/** A host a browser on this machine can open: a wildcard listen address is reached through localhost. */
+function browsableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 async function listen(http: FastifyInstance, port: number, host: string, variables: { port: string; host: string }): Promise<void> {
   try {
     await http.listen({ port, host });

@@ -9,6 +9,7 @@ import {
   parseOriginList,
   parsePathPrefix,
   parsePort,
+  parseTileUrlTemplate,
   parseTimeZone,
   parseTopicTemplate,
   parseTrustedProxies,
@@ -59,6 +60,8 @@ export interface Config {
    * Empty: same-origin only, no CORS headers at all.
    */
   corsOrigins: string[] | '*';
+  /** The studio's map tiles: an http(s) URL template with {z}, {x} and {y}; undefined shows coordinates only. */
+  mapTileUrl: string | undefined;
   /** Live GraphQL subscriptions (WebSocket and SSE) one connection may hold, and one user across connections. */
   graphqlSubscriptionsPerConnection: number;
   graphqlSubscriptionsPerUser: number;
@@ -174,6 +177,7 @@ const settings = {
   restBasePath: { variable: 'REST_BASE_PATH', fallback: '/api/v1', read: parsePathPrefix },
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
   corsOrigins: { variable: 'CORS_ORIGINS', fallback: '', read: parseOriginList },
+  mapTileUrl: { variable: 'MAP_TILE_URL', fallback: undefined, read: parseTileUrlTemplate },
   graphqlSubscriptionsPerConnection: {
     variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION',
     fallback: '100',

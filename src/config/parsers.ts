@@ -174,3 +174,24 @@ export function parseTrustedProxies(name: string, raw: string): string[] {
   }
   return entries;
 }
+
+/**
+ * A map tile server's URL template for the studio (`https://tile.example.org/{z}/{x}/{y}.png`): http(s), with the
+ * three placeholders. Its origin is added to the studio's Content-Security-Policy, so nothing else is reachable.
+ */
+export function parseTileUrlTemplate(name: string, raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.replace(/[{}]/g, ''));
+  } catch {
+    // Reported below with the rule.
+  }
+  const placeholders = ['{z}', '{x}', '{y}'].every((placeholder) => raw.includes(placeholder));
+  if (!url || !/^https?:$/.test(url.protocol) || !placeholders || url.username || url.password) {
+    throw new ConfigError(
+      name,
+      `"${raw}" is not a tile URL template such as https://tile.example.org/{z}/{x}/{y}.png (http or https, with {z}, {x} and {y})`,
+    );
+  }
+  return raw;
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  browserSkipReason,
+  ensureStudioBuilt,
+  launchBrowser,
+  openStudio,
+  saveScreenshot,
+  seriousAccessibilityViolations,
+  signInThroughForm,
+} from '../helpers/browser.js';
+import { GraphqlClient } from '../helpers/graphql-client.js';
+import { signInAs } from '../helpers/graphql-users.js';
+import { startTestApp, testBootstrap, type TestApp } from '../helpers/test-app.js';
+
+/** The studio's stored session tokens (localStorage), as the page sees them. */
+const storedSession = (page: Page) =>
+  page.evaluate(
+    (key) =>
+      JSON.parse((globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage.getItem(key) ?? 'null'),
+    'thingdesk.studio.session',
+  ) as Promise<{ accessToken: string } | null>;
+
+describe('studio: sign-in, sign-out and an ended session', { skip: browserSkipReason }, () => {
+  let server: TestApp;
+  let browser: Browser;
+
+  before(async () => {
+    await ensureStudioBuilt();
+    server = await startTestApp();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a visitor to sign-in, signs in with e-mail, organization and password, and shows the console', async () => {
+    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/things' });
+    await page.waitForURL(/\/studio\/sign-in\?next=%2Fthings$/);
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await saveScreenshot(page, 'sign-in');
+    await signInThroughForm(page);
+    await page.waitForURL(/\/studio\/things$/);
+    assert.equal(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Things' }).getAttribute('aria-current'),
+      'page',
+    );
+    assert.ok(await page.getByText(testBootstrap.BOOTSTRAP_EMAIL).isVisible());
+    assert.deepEqual(pageErrors, []);
+    await context.close();
+  });
+
+  it('names the problem when the password is wrong, and stays on sign-in', async () => {
+    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/sign-in' });
+    await page.getByLabel('E-mail').fill(testBootstrap.BOOTSTRAP_EMAIL);
+    await page.getByLabel('Organization').fill(testBootstrap.BOOTSTRAP_ORG);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match((await alert.textContent()) ?? '', /\S/);
+    assert.match(page.url(), /\/studio\/sign-in$/);
+    assert.equal(await storedSession(page), null);
+    // The platform's 401 for the refused login is logged by the browser as a failed resource; nothing else.
+    assert.deepEqual(
+      pageErrors.filter((line) => !/status of 401/.test(line)),
+      [],
+    );
+    await context.close();
+  });
+
+  it('signs out with logout: the tokens stop working on the platform and the page returns to sign-in', async () => {
+    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/' });
+    await signInThroughForm(page);
+    const tokens = await storedSession(page);
+    assert.ok(tokens);
+    const client = new GraphqlClient(server);
+    client.accessToken = tokens.accessToken;
+    assert.equal((await client.request('{ me { email } }')).body.data?.me?.email, testBootstrap.BOOTSTRAP_EMAIL);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/studio\/sign-in/);
+    await saveScreenshot(page, 'signed-out');
+    assert.equal(await storedSession(page), null);
+    const after = await client.request('{ me { email } }');
+    assert.equal(after.body.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
+    assert.deepEqual(pageErrors, []);
+    await context.close();
+  });
+
+  it('returns to sign-in when the session ends elsewhere, and back to the same page after signing in', async () => {
+    const viewer = await signInAs(server, 'Viewer');
+    const { context, page } = await openStudio(browser, server, { path: '/studio/groups?q=north' });
+    await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
+    await page.waitForURL(/\/studio\/groups\?q=north$/);
+    // The session ends on the platform (as a logout in another browser would); the next request finds out.
+    const tokens = await storedSession(page);
+    const other = new GraphqlClient(server);
+    other.accessToken = tokens!.accessToken;
+    await other.request('mutation { logout { success } }');
+    await page.reload();
+    await page.waitForURL(/\/studio\/sign-in\?next=%2Fgroups%3Fq%3Dnorth$/);
+    assert.ok(await page.getByRole('status').filter({ hasText: 'session has ended' }).isVisible());
+    await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
+    await page.waitForURL(/\/studio\/groups\?q=north$/);
+    await context.close();
+  });
+});
