@@ -187,6 +187,8 @@ export const typeDefs = /* GraphQL */ `
     installationStatus: InstallationStatus!
     "The thing's deployment group; 'unassigned' for a thing in no group."
     groupId: String!
+    "The statuses setInstallationStatus accepts as this thing's next move, from the installation state machine; empty for a retired thing."
+    nextInstallationStatuses: [InstallationStatus!]!
   }
 
   "A thing in a page of things."

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { MqttClient } from 'mqtt';
 import { ManualClock } from '../../../src/domain/clock.js';
+import { installationStatuses } from '../../../src/domain/things/thing-types.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
 import type { GraphqlClient } from '../../helpers/graphql-client.js';
 import { assertBadInput, assertGraphqlError, dataOf, signInAs } from '../../helpers/graphql-users.js';
@@ -112,6 +113,29 @@ for (const target of storeTargets) {
       await installer.request(setStatus, { tuid: 'F-2', status: 'retired' });
       const final = assertGraphqlError(await installer.request(setStatus, { tuid: 'F-2', status: 'installed' }), 'CONFLICT');
       assert.deepEqual(final.extensions?.allowed, []);
+    });
+
+    test('Thing.nextInstallationStatuses offers exactly the moves setInstallationStatus accepts, none once retired', async () => {
+      const next = async (tuid: string): Promise<string[]> =>
+        dataOf(await installer.request(`{ thing(tuid: "${tuid}") { installationStatus nextInstallationStatuses } }`)).thing
+          .nextInstallationStatuses;
+      dataOf(await installer.request(setStatus, { tuid: 'NEXT-1', status: 'new' }));
+      // Along a path through every status: each status not offered is refused naming the offered ones, and the
+      // path's next step (offered) is applied.
+      let current = 'new';
+      for (const step of ['quarantine', 'uninstalled', 'installed', 'retired']) {
+        const offered = await next('NEXT-1');
+        assert.ok(offered.includes(step), `${current} offers ${step}`);
+        for (const status of installationStatuses.filter((s) => s !== current && !offered.includes(s))) {
+          const error = assertGraphqlError(await installer.request(setStatus, { tuid: 'NEXT-1', status }), 'CONFLICT');
+          assert.deepEqual(error.extensions?.allowed, offered, `${current} -> ${status}`);
+        }
+        dataOf(await installer.request(setStatus, { tuid: 'NEXT-1', status: step }));
+        current = step;
+      }
+      assert.deepEqual(await next('NEXT-1'), []);
+      const page = dataOf(await installer.request('{ things(q: "NEXT-1") { nodes { tuid nextInstallationStatuses } } }')).things;
+      assert.deepEqual(page.nodes, [{ tuid: 'NEXT-1', nextInstallationStatuses: [] }], 'the same field on a page of things');
     });
 
     test('setInstallationStatus: an unknown status or a bad TUID is BAD_USER_INPUT naming the argument', async () => {
