@@ -189,6 +189,16 @@ export const typeDefs = /* GraphQL */ `
     groupId: String!
     "The statuses setInstallationStatus accepts as this thing's next move, from the installation state machine; empty for a retired thing."
     nextInstallationStatuses: [InstallationStatus!]!
+    "The series the thing has: per message id, the numeric fields of its newest 200 messages (the fields series reads)."
+    seriesFields: [SeriesFields!]!
+  }
+
+  "The numeric fields of one message id: each has a series."
+  type SeriesFields {
+    "The message id (tsmId)."
+    tsmId: Int!
+    "The numeric fields, members of nested objects by their dotted path, in the order they appear."
+    fields: [String!]!
   }
 
   "A thing in a page of things."

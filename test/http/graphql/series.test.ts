@@ -4,7 +4,7 @@ import { createOrganization } from '../../../src/domain/identity/identity-servic
 import { roles } from '../../../src/domain/identity/types.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
 import type { GraphqlClient } from '../../helpers/graphql-client.js';
-import { assertBadInput, assertGraphqlError, signInAs } from '../../helpers/graphql-users.js';
+import { assertBadInput, assertGraphqlError, dataOf, signInAs } from '../../helpers/graphql-users.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { closeMqttClients, publishUplinks } from '../../helpers/uplinks.js';
 
@@ -77,6 +77,31 @@ for (const target of storeTargets) {
       assertBadInput(await viewer.request(thingSeries(`from: ${day + 7200}, to: ${day}`)), ['from']);
       assertBadInput(await viewer.request(thingSeries(`from: ${day}, to: ${day + 7200}, bucket: "1h", maxPoints: 1`)), ['bucket']);
       assertBadInput(await viewer.request(thingSeries(`from: ${day}, to: ${day + 7200}, maxPoints: 0`)), ['maxPoints']);
+    });
+
+    test('Thing.seriesFields: per message id, the numeric fields of recent messages, each one series answers for', async () => {
+      await publishUplinks(server, [
+        { tsmId: 1100, tsmEv: 11, tsmTs: day + 5, tsmTuid: 'F-1', swVersion: '1.0.0', modelCode: 'ENV', psn: 'P1' },
+        { tsmId: 12100, tsmEv: 10, tsmTs: day + 10, tsmTuid: 'F-1', temp: 21.5, note: 'text', flags: [1, 2] },
+        { tsmId: 12100, tsmEv: 10, tsmTs: day + 20, tsmTuid: 'F-1', temp: 22, humd: 40 },
+        { tsmId: 1210, tsmEv: 10, tsmTs: day + 30, tsmTuid: 'F-1', lat: 60.1, lon: 24.9, extra: { depth: 3 } },
+      ]);
+      const query = '{ thing(tuid: "F-1") { seriesFields { tsmId fields } } }';
+      const fields = dataOf(await users.Viewer.request(query)).thing.seriesFields as { tsmId: number; fields: string[] }[];
+      // Strings, arrays and the envelope (tsmId, tsmEv, tsmTs, ...) are not series; nested members go by their path.
+      assert.deepEqual(fields, [
+        { tsmId: 1210, fields: ['lat', 'lon', 'extra.depth'] },
+        { tsmId: 12100, fields: ['temp', 'humd'] },
+      ]);
+      for (const { tsmId, fields: names } of fields) {
+        for (const field of names) {
+          const series = await users.Viewer.request(
+            `{ series(tuid: "F-1", tsmId: ${tsmId}, field: "${field}", from: ${day}, to: ${day + 60}) { points { t } } }`,
+          );
+          assert.ok(dataOf(series).series.points.length > 0, `${tsmId} ${field}`);
+        }
+      }
+      assert.equal((await rival.request(query)).body.data?.thing, null, "another organization's thing stays hidden");
     });
 
     test("another organization's thing or group answers NOT_FOUND, as an unknown one", async () => {

@@ -1,4 +1,5 @@
 import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
+import { listSeriesFields } from '../../../domain/series/series-fields.js';
 import { readGroupSeries, readThingSeries } from '../../../domain/series/series-query.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { userOf } from './resolver-helpers.js';
@@ -20,6 +21,10 @@ const optional = <T extends SeriesArguments>(args: T) => ({
 
 /** Time series of a thing or a group: the same domain functions as REST's series endpoints. */
 export const seriesResolvers = {
+  Thing: {
+    seriesFields: (thing: { tuid: string }, _: unknown, context: GraphqlContext) =>
+      listSeriesFields(context.deps, userOf(context), thing.tuid),
+  },
   Query: {
     series: async (_: unknown, args: SeriesArguments & { tuid: string }, context: GraphqlContext) => ({
       groupId: null,
