@@ -18,17 +18,23 @@ export function thingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads |
     },
     /**
      * One page of an organization's things by TUID. `groupId` null lists the things in no group; `q` is a
-     * case-insensitive substring of the TUID; `afterTuid` continues after the previous page's last TUID.
+     * case-insensitive substring of the TUID; `alerting` true keeps only things with an active alert, false only those
+     * without (a probe of the partial index `alerts_one_active` per thing); `afterTuid` continues after the previous
+     * page's last TUID.
      */
     async list(
       organizationId: string,
-      filter: { groupId?: string | null; installationStatus?: string; q?: string; afterTuid?: string; limit: number },
+      filter: { groupId?: string | null; installationStatus?: string; q?: string; alerting?: boolean; afterTuid?: string; limit: number },
     ): Promise<Thing[]> {
       let query = db.selectFrom('things').selectAll().where('organization_id', '=', organizationId);
       if (filter.groupId === null) query = query.where('group_id', 'is', null);
       else if (filter.groupId !== undefined) query = query.where('group_id', '=', filter.groupId);
       if (filter.installationStatus !== undefined) query = query.where('installation_status', '=', filter.installationStatus);
       if (filter.q) query = query.where(sql<boolean>`lower(tuid) like ${`%${escapeLike(filter.q.toLowerCase())}%`} escape '\\'`);
+      if (filter.alerting !== undefined) {
+        const active = sql<boolean>`exists (select 1 from alerts a where a.tuid = things.tuid and a.closed_at is null)`;
+        query = query.where(filter.alerting ? active : sql<boolean>`not ${active}`);
+      }
       if (filter.afterTuid !== undefined) query = query.where('tuid', '>', filter.afterTuid);
       const rows = await query.orderBy('tuid').limit(filter.limit).execute();
       return rows.map(toThing);
