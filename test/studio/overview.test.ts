@@ -17,11 +17,13 @@ import {
   seriousAccessibilityViolations,
   signInThroughForm,
 } from '../helpers/browser.js';
+import { cleanupStores, storeTargets } from '../helpers/databases.js';
 import { dataOf, signInAs } from '../helpers/graphql-users.js';
 import { closeMqttClients } from '../helpers/mqtt-clients.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { publishUplinks } from '../helpers/uplinks.js';
 
+after(cleanupStores);
 after(closeMqttClients);
 
 const hour = 3_600_000;
@@ -162,191 +164,195 @@ function assertShare(shown: number | null, answered: number | null, what: string
   assert.ok(shown !== null && Math.abs(shown - answered) <= 0.0005 + 1e-9, `${what}: shown ${shown}, API ${answered}`);
 }
 
-describe('studio: fleet overview', { skip: browserSkipReason }, () => {
-  let server: TestApp;
-  let browser: Browser;
-  // The platform's clock, held still: the fleet is seeded two hours back, then the clock jumps to the present,
-  // the things of GW-2 are heard again and the engine judges silence once. No timer can change a figure between
-  // the page's read and the test's.
-  const clock = new ManualClock(Date.now() - 2 * hour);
+for (const target of storeTargets) {
+  // The screenshots of the SQLite run carry the documented names; the PostgreSQL run's are suffixed.
+  const shot = (name: string) => (target.name === 'sqlite' ? name : `${name}-${target.name}`);
+  describe(`studio: fleet overview on ${target.name}`, { skip: browserSkipReason || target.skip }, () => {
+    let server: TestApp;
+    let browser: Browser;
+    // The platform's clock, held still: the fleet is seeded two hours back, then the clock jumps to the present,
+    // the things of GW-2 are heard again and the engine judges silence once. No timer can change a figure between
+    // the page's read and the test's.
+    const clock = new ManualClock(Date.now() - 2 * hour);
 
-  const fleetHealth = async (): Promise<Health> => {
-    const manager = await signInAs(server, 'Manager');
-    return dataOf(await manager.client.request(fleetHealthQuery)).fleetHealth as Health;
-  };
+    const fleetHealth = async (): Promise<Health> => {
+      const manager = await signInAs(server, 'Manager');
+      return dataOf(await manager.client.request(fleetHealthQuery)).fleetHealth as Health;
+    };
 
-  before(async () => {
-    await ensureStudioBuilt();
-    server = await startTestApp({}, { clock });
-    browser = await launchBrowser();
+    before(async () => {
+      await ensureStudioBuilt();
+      server = await startTestApp({ DATABASE_URL: await target.createUrl() }, { clock });
+      browser = await launchBrowser();
 
-    for (const gateway of ['GW-1', 'GW-2'] as const) {
-      const things = fleet.filter((thing) => thing.gateway === gateway);
-      await publishUplinks(
-        server,
-        things.map((thing, index) =>
-          thing.batl === null
-            ? { tsmId: 1112, tsmEv: 10, tsmTs: Math.floor(clock.now() / 1000) + index, tsmTuid: thing.tuid, uptime: 5 }
-            : { tsmId: 1110, tsmEv: 10, tsmTs: Math.floor(clock.now() / 1000) + index, tsmTuid: thing.tuid, batl: thing.batl },
-        ),
-        gateway,
-      );
-    }
-    const manager = await signInAs(server, 'Manager');
-    for (const groupId of ['north', 'south'])
-      dataOf(await manager.client.request(`mutation { createGroup(groupId: "${groupId}") { groupId } }`));
-    const setStatus = (tuid: string, status: string) =>
-      manager.client.request('mutation ($tuid: ID!, $status: String!) { setInstallationStatus(tuid: $tuid, status: $status) { tuid } }', {
-        tuid,
-        status,
-      });
-    for (const thing of fleet) {
-      if (thing.status === 'uninstalled') dataOf(await setStatus(thing.tuid, 'installed'));
-      if (thing.status !== 'new') dataOf(await setStatus(thing.tuid, thing.status));
-      if (thing.group) {
-        dataOf(
-          await manager.client.request(
-            'mutation ($tuid: ID!, $groupId: String!) { assignThingToGroup(tuid: $tuid, groupId: $groupId) { tuid } }',
-            {
-              tuid: thing.tuid,
-              groupId: thing.group,
-            },
+      for (const gateway of ['GW-1', 'GW-2'] as const) {
+        const things = fleet.filter((thing) => thing.gateway === gateway);
+        await publishUplinks(
+          server,
+          things.map((thing, index) =>
+            thing.batl === null
+              ? { tsmId: 1112, tsmEv: 10, tsmTs: Math.floor(clock.now() / 1000) + index, tsmTuid: thing.tuid, uptime: 5 }
+              : { tsmId: 1110, tsmEv: 10, tsmTs: Math.floor(clock.now() / 1000) + index, tsmTuid: thing.tuid, batl: thing.batl },
           ),
+          gateway,
         );
       }
-    }
+      const manager = await signInAs(server, 'Manager');
+      for (const groupId of ['north', 'south'])
+        dataOf(await manager.client.request(`mutation { createGroup(groupId: "${groupId}") { groupId } }`));
+      const setStatus = (tuid: string, status: string) =>
+        manager.client.request('mutation ($tuid: ID!, $status: String!) { setInstallationStatus(tuid: $tuid, status: $status) { tuid } }', {
+          tuid,
+          status,
+        });
+      for (const thing of fleet) {
+        if (thing.status === 'uninstalled') dataOf(await setStatus(thing.tuid, 'installed'));
+        if (thing.status !== 'new') dataOf(await setStatus(thing.tuid, thing.status));
+        if (thing.group) {
+          dataOf(
+            await manager.client.request(
+              'mutation ($tuid: ID!, $groupId: String!) { assignThingToGroup(tuid: $tuid, groupId: $groupId) { tuid } }',
+              {
+                tuid: thing.tuid,
+                groupId: thing.group,
+              },
+            ),
+          );
+        }
+      }
 
-    clock.set(Date.now());
-    const heard = fleet.filter((thing) => thing.gateway === 'GW-2');
-    await publishUplinks(
-      server,
-      heard.map((thing) => ({ tsmId: 1112, tsmEv: 10, tsmTs: Math.floor(clock.now() / 1000), tsmTuid: thing.tuid, uptime: 7200 })),
-      'GW-2',
-    );
-    await server.app.alertEngine.settled();
-    await server.app.alertEngine.evaluateSilence();
-    await server.app.alertEngine.settled();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it("shows the API's fleetHealth figures: statuses linking to the filtered list, alerting things, silent gateways, low batteries, groups", async () => {
-    const health = await fleetHealth();
-    // The seed is not trivial: every part of the page has something to show.
-    assert.ok(health.alerting.thingCount >= 3 && health.silentGateways.count === 1 && health.lowBattery.count === 3);
-    assert.ok(health.groups.some((group) => group.onlineShare !== null && group.onlineShare > 0 && group.onlineShare < 1));
-
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/' });
-    await signInThroughForm(page);
-    await page.getByRole('heading', { level: 1, name: 'Fleet overview' }).waitFor();
-    await section(page, 'Deployment groups').waitFor();
-    await assertOverviewShows(page, health);
-    assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await saveScreenshot(page, 'overview');
-
-    // A status figure opens the things list with that filter.
-    await section(page, 'Things by installation status')
-      .getByRole('link', { name: `${health.statusCounts.installed} installed`, exact: true })
-      .click();
-    await page.waitForURL(/\/studio\/things\?status=installed$/);
-    assert.deepEqual(pageErrors, []);
-    await context.close();
-  });
-
-  it('lists an alert opening live, newest first, and refreshes the figures without a reload', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/' });
-    await signInThroughForm(page);
-    const latest = section(page, 'Latest alerts');
-    await latest.getByText('Waiting for alerts').waitFor();
-    const before = await fleetHealth();
-
-    // OV-05 (installed, silent behind GW-1) speaks again with a low battery: its connection alerts close, a battery
-    // alert opens, all announced on the alerts subscription.
-    await publishUplinks(
-      server,
-      [{ tsmId: 1110, tsmEv: 10, tsmTs: Math.floor(clock.now() / 1000) + 60, tsmTuid: 'OV-05', batl: 4 }],
-      'GW-1',
-    );
-    await server.app.alertEngine.settled();
-    const log = latest.getByRole('log');
-    const opened = log.getByRole('listitem').filter({ hasText: 'OV-05' }).filter({ hasText: 'battery low' });
-    await opened.waitFor();
-    assert.match(await text(opened), /^opened OV-05 battery low from \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · /);
-    const closed = log
-      .getByRole('listitem')
-      .filter({ hasText: 'OV-05' })
-      .filter({ hasText: /^closed/ });
-    await closed.first().waitFor();
-    assert.match(await text(closed.first()), /^closed OV-05 (device|gateway) connection lost \S+ \S+ to \S+ \S+ · /);
-
-    // Newest first: the engine closes what was heard, then opens the battery alert.
-    assert.match(await text(log.getByRole('listitem').first()), /^opened OV-05 battery low/);
-
-    const health = await fleetHealth();
-    assert.equal(health.lowBattery.count, before.lowBattery.count + 1);
-    // The figures follow: wait for the refreshed low-battery count, then every figure equals the API's again.
-    await section(page, /^Battery below/)
-      .locator('[data-figure="low-battery"]')
-      .filter({ hasText: new RegExp(`^${health.lowBattery.count}$`) })
-      .waitFor();
-    await section(page, 'Alerting now')
-      .getByRole('link', { name: new RegExp(`^${health.alerting.thingCount} things? alerting$`) })
-      .waitFor();
-    await assertOverviewShows(page, health);
-    assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await saveScreenshot(page, 'overview-live');
-
-    // A burst of changes: OV-05's battery swings 16 times (each a period closing or opening), then OV-03's drops.
-    // The list keeps the newest 20, and the figures end on the platform's final state.
-    const t = Math.floor(clock.now() / 1000) + 120;
-    for (let swing = 0; swing < 16; swing += 1) {
+      clock.set(Date.now());
+      const heard = fleet.filter((thing) => thing.gateway === 'GW-2');
       await publishUplinks(
         server,
-        [{ tsmId: 1110, tsmEv: 10, tsmTs: t + swing, tsmTuid: 'OV-05', batl: swing % 2 === 0 ? 90 : 4 }],
+        heard.map((thing) => ({ tsmId: 1112, tsmEv: 10, tsmTs: Math.floor(clock.now() / 1000), tsmTuid: thing.tuid, uptime: 7200 })),
+        'GW-2',
+      );
+      await server.app.alertEngine.settled();
+      await server.app.alertEngine.evaluateSilence();
+      await server.app.alertEngine.settled();
+    });
+    after(async () => {
+      await browser?.close();
+      await server?.stop();
+    });
+
+    it("shows the API's fleetHealth figures: statuses linking to the filtered list, alerting things, silent gateways, low batteries, groups", async () => {
+      const health = await fleetHealth();
+      // The seed is not trivial: every part of the page has something to show.
+      assert.ok(health.alerting.thingCount >= 3 && health.silentGateways.count === 1 && health.lowBattery.count === 3);
+      assert.ok(health.groups.some((group) => group.onlineShare !== null && group.onlineShare > 0 && group.onlineShare < 1));
+
+      const { context, page, pageErrors } = await openStudio(browser, server, { path: '/' });
+      await signInThroughForm(page);
+      await page.getByRole('heading', { level: 1, name: 'Fleet overview' }).waitFor();
+      await section(page, 'Deployment groups').waitFor();
+      await assertOverviewShows(page, health);
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, shot('overview'));
+
+      // A status figure opens the things list with that filter.
+      await section(page, 'Things by installation status')
+        .getByRole('link', { name: `${health.statusCounts.installed} installed`, exact: true })
+        .click();
+      await page.waitForURL(/\/studio\/things\?status=installed$/);
+      assert.deepEqual(pageErrors, []);
+      await context.close();
+    });
+
+    it('lists an alert opening live, newest first, and refreshes the figures without a reload', async () => {
+      const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/' });
+      await signInThroughForm(page);
+      const latest = section(page, 'Latest alerts');
+      await latest.getByText('Waiting for alerts').waitFor();
+      const before = await fleetHealth();
+
+      // OV-05 (installed, silent behind GW-1) speaks again with a low battery: its connection alerts close, a battery
+      // alert opens, all announced on the alerts subscription.
+      await publishUplinks(
+        server,
+        [{ tsmId: 1110, tsmEv: 10, tsmTs: Math.floor(clock.now() / 1000) + 60, tsmTuid: 'OV-05', batl: 4 }],
         'GW-1',
       );
-    }
-    await publishUplinks(server, [{ tsmId: 1110, tsmEv: 10, tsmTs: t + 20, tsmTuid: 'OV-03', batl: 3 }], 'GW-2');
-    await server.app.alertEngine.settled();
-    await log.getByRole('listitem').filter({ hasText: 'OV-03' }).waitFor();
-    assert.match(await text(log.getByRole('listitem').first()), /^opened OV-03 battery low/);
-    assert.equal(await log.getByRole('listitem').count(), 20);
-    const final = await fleetHealth();
-    await section(page, /^Battery below/)
-      .locator('[data-figure="low-battery"]')
-      .filter({ hasText: new RegExp(`^${final.lowBattery.count}$`) })
-      .waitFor();
-    await assertOverviewShows(page, final);
-    assert.deepEqual(pageErrors, []);
-    await context.close();
-  });
+      await server.app.alertEngine.settled();
+      const log = latest.getByRole('log');
+      const opened = log.getByRole('listitem').filter({ hasText: 'OV-05' }).filter({ hasText: 'battery low' });
+      await opened.waitFor();
+      assert.match(await text(opened), /^opened OV-05 battery low from \d{4}-\d\d-\d\d \d\d:\d\d:\d\d · /);
+      const closed = log
+        .getByRole('listitem')
+        .filter({ hasText: 'OV-05' })
+        .filter({ hasText: /^closed/ });
+      await closed.first().waitFor();
+      assert.match(await text(closed.first()), /^closed OV-05 (device|gateway) connection lost \S+ \S+ to \S+ \S+ · /);
 
-  it('shows a Viewer the same figures, with no control, readable at a phone width and in the dark theme', async () => {
-    const viewer = await signInAs(server, 'Viewer');
-    const health = await fleetHealth();
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/', viewport: { width: 390, height: 844 } });
-    await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
-    await section(page, 'Deployment groups').waitFor();
-    await assertOverviewShows(page, health);
-    // Read-only: nothing to press on the page itself (the header keeps its sign-out button).
-    assert.equal(await page.getByRole('main').getByRole('button').count(), 0);
-    assert.equal(await page.getByRole('main').getByRole('textbox').count(), 0);
-    // Cards stack: nothing wider than the screen, at 390 and at 360 px.
-    const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-    assert.equal(await overflow(), 0);
-    assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await saveScreenshot(page, 'overview-mobile');
-    await page.setViewportSize({ width: 360, height: 800 });
-    assert.equal(await overflow(), 0);
+      // Newest first: the engine closes what was heard, then opens the battery alert.
+      assert.match(await text(log.getByRole('listitem').first()), /^opened OV-05 battery low/);
 
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.setViewportSize({ width: 1280, height: 900 });
-    assert.equal(await page.evaluate<boolean>("matchMedia('(prefers-color-scheme: dark)').matches"), true);
-    assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await saveScreenshot(page, 'overview-dark');
-    assert.deepEqual(pageErrors, []);
-    await context.close();
+      const health = await fleetHealth();
+      assert.equal(health.lowBattery.count, before.lowBattery.count + 1);
+      // The figures follow: wait for the refreshed low-battery count, then every figure equals the API's again.
+      await section(page, /^Battery below/)
+        .locator('[data-figure="low-battery"]')
+        .filter({ hasText: new RegExp(`^${health.lowBattery.count}$`) })
+        .waitFor();
+      await section(page, 'Alerting now')
+        .getByRole('link', { name: new RegExp(`^${health.alerting.thingCount} things? alerting$`) })
+        .waitFor();
+      await assertOverviewShows(page, health);
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, shot('overview-live'));
+
+      // A burst of changes: OV-05's battery swings 16 times (each a period closing or opening), then OV-03's drops.
+      // The list keeps the newest 20, and the figures end on the platform's final state.
+      const t = Math.floor(clock.now() / 1000) + 120;
+      for (let swing = 0; swing < 16; swing += 1) {
+        await publishUplinks(
+          server,
+          [{ tsmId: 1110, tsmEv: 10, tsmTs: t + swing, tsmTuid: 'OV-05', batl: swing % 2 === 0 ? 90 : 4 }],
+          'GW-1',
+        );
+      }
+      await publishUplinks(server, [{ tsmId: 1110, tsmEv: 10, tsmTs: t + 20, tsmTuid: 'OV-03', batl: 3 }], 'GW-2');
+      await server.app.alertEngine.settled();
+      await log.getByRole('listitem').filter({ hasText: 'OV-03' }).waitFor();
+      assert.match(await text(log.getByRole('listitem').first()), /^opened OV-03 battery low/);
+      assert.equal(await log.getByRole('listitem').count(), 20);
+      const final = await fleetHealth();
+      await section(page, /^Battery below/)
+        .locator('[data-figure="low-battery"]')
+        .filter({ hasText: new RegExp(`^${final.lowBattery.count}$`) })
+        .waitFor();
+      await assertOverviewShows(page, final);
+      assert.deepEqual(pageErrors, []);
+      await context.close();
+    });
+
+    it('shows a Viewer the same figures, with no control, readable at a phone width and in the dark theme', async () => {
+      const viewer = await signInAs(server, 'Viewer');
+      const health = await fleetHealth();
+      const { context, page, pageErrors } = await openStudio(browser, server, { path: '/', viewport: { width: 390, height: 844 } });
+      await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
+      await section(page, 'Deployment groups').waitFor();
+      await assertOverviewShows(page, health);
+      // Read-only: nothing to press on the page itself (the header keeps its sign-out button).
+      assert.equal(await page.getByRole('main').getByRole('button').count(), 0);
+      assert.equal(await page.getByRole('main').getByRole('textbox').count(), 0);
+      // Cards stack: nothing wider than the screen, at 390 and at 360 px.
+      const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      assert.equal(await overflow(), 0);
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, shot('overview-mobile'));
+      await page.setViewportSize({ width: 360, height: 800 });
+      assert.equal(await overflow(), 0);
+
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      assert.equal(await page.evaluate<boolean>("matchMedia('(prefers-color-scheme: dark)').matches"), true);
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, shot('overview-dark'));
+      assert.deepEqual(pageErrors, []);
+      await context.close();
+    });
   });
-});
+}
