@@ -39,28 +39,27 @@ export function fleetHealthStore(db: Kysely<Schema>, dialect: Dialect) {
     sql` `,
   )} end`;
 
-  async function thingsByGroupAndStatus(q: FleetHealthQuery): Promise<FleetHealthRows['thingsByGroupAndStatus']> {
-    const rows = await db
-      .selectFrom('things')
-      .select(['group_id', 'installation_status'])
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('organization_id', '=', q.organizationId)
-      .groupBy(['group_id', 'installation_status'])
-      .execute();
-    return rows.map((row) => ({ groupId: row.group_id, status: row.installation_status as InstallationStatus, count: Number(row.n) }));
-  }
-
-  /** Installed things per group and bucket; online: without an active connection alert (one anti-join, set-based). */
-  async function installedByGroupAndBattery(q: FleetHealthQuery): Promise<FleetHealthRows['installedByGroupAndBattery']> {
-    const { rows } = await sql<{ group_id: string | null; bucket: BatteryBucketLabel; installed: number; online: number }>`
-      select t.group_id, ${bucketOf} as bucket, count(*) as installed, sum(case when c.tuid is null then 1 else 0 end) as online
+  /**
+   * The organization's things counted per group, status and battery bucket in one pass; online: without an active
+   * connection alert (an anti-join with the active connection alerts, set-based).
+   */
+  async function thingCounts(q: FleetHealthQuery): Promise<FleetHealthRows['thingCounts']> {
+    const { rows } = await sql<{ group_id: string | null; status: string; bucket: BatteryBucketLabel; n: number; online: number }>`
+      select t.group_id, t.installation_status as status, ${bucketOf} as bucket, count(*) as n,
+        sum(case when c.tuid is null then 1 else 0 end) as online
       from things t
       left join (select distinct tuid from alerts
                  where organization_id = ${q.organizationId} and closed_at is null and alert_type in (${connectionTypes})) c
         on c.tuid = t.tuid
-      where t.organization_id = ${q.organizationId} and t.installation_status = 'installed'
-      group by t.group_id, ${bucketOf}`.execute(db);
-    return rows.map((row) => ({ groupId: row.group_id, bucket: row.bucket, installed: Number(row.installed), online: Number(row.online) }));
+      where t.organization_id = ${q.organizationId}
+      group by t.group_id, t.installation_status, ${bucketOf}`.execute(db);
+    return rows.map((row) => ({
+      groupId: row.group_id,
+      status: row.status as InstallationStatus,
+      bucket: row.bucket,
+      count: Number(row.n),
+      online: Number(row.online),
+    }));
   }
 
   /**
@@ -152,9 +151,8 @@ export function fleetHealthStore(db: Kysely<Schema>, dialect: Dialect) {
   return {
     /** Every figure of the fleet overview of one organization, as rows the domain folds into groups and lists. */
     async read(q: FleetHealthQuery): Promise<FleetHealthRows> {
-      const [a, b, c, d, e, f, g] = await Promise.all([
-        thingsByGroupAndStatus(q),
-        installedByGroupAndBattery(q),
+      const [counts, downtime, groups, active, silent, low] = await Promise.all([
+        thingCounts(q),
         downtimeByGroup(q),
         groupIds(q),
         alerting(q),
@@ -162,13 +160,12 @@ export function fleetHealthStore(db: Kysely<Schema>, dialect: Dialect) {
         lowBattery(q),
       ]);
       return {
-        thingsByGroupAndStatus: a,
-        installedByGroupAndBattery: b,
-        downtimeByGroup: c,
-        groupIds: d,
-        alerting: e,
-        silentGateways: f,
-        lowBattery: g,
+        thingCounts: counts,
+        downtimeByGroup: downtime,
+        groupIds: groups,
+        alerting: active,
+        silentGateways: silent,
+        lowBattery: low,
       };
     },
   };

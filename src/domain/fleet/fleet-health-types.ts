@@ -35,10 +35,11 @@ export interface SilentGatewayRow {
 
 /** What the store answers for one organization; the domain adds the window's figures and the local times. */
 export interface FleetHealthRows {
-  /** Things per group (null: no group) and installation status. */
-  thingsByGroupAndStatus: { groupId: string | null; status: InstallationStatus; count: number }[];
-  /** Installed things per group and battery bucket, and how many of them have no active connection alert. */
-  installedByGroupAndBattery: { groupId: string | null; bucket: BatteryBucketLabel; installed: number; online: number }[];
+  /**
+   * Things per group (null: no group), installation status and battery bucket, and how many of them have no active
+   * connection alert: at most (groups + 1) x 5 x 6 rows, from one pass over the organization's things.
+   */
+  thingCounts: { groupId: string | null; status: InstallationStatus; bucket: BatteryBucketLabel; count: number; online: number }[];
   /** Per group, the union of connection-alert periods of its installed things, clipped to the window (ms). */
   downtimeByGroup: { groupId: string | null; downMs: number }[];
   /** Every group of the organization (a group without things still has a health line). */

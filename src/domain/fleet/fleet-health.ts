@@ -129,7 +129,7 @@ function checkedInteger(
 
 function statusCounts(rows: FleetHealthRows): FleetHealth['statusCounts'] {
   const counts = { total: 0, ...Object.fromEntries(installationStatuses.map((status) => [status, 0])) } as FleetHealth['statusCounts'];
-  for (const row of rows.thingsByGroupAndStatus) {
+  for (const row of rows.thingCounts) {
     counts[row.status] += row.count;
     counts.total += row.count;
   }
@@ -159,12 +159,13 @@ function groupHealth(rows: FleetHealthRows, windowMs: number): GroupHealth[] {
   };
   line(null);
   for (const groupId of rows.groupIds) line(groupId);
-  for (const row of rows.thingsByGroupAndStatus) line(row.groupId).thingCount += row.count;
-  for (const row of rows.installedByGroupAndBattery) {
+  for (const row of rows.thingCounts) {
     const health = line(row.groupId);
-    health.installed += row.installed;
+    health.thingCount += row.count;
+    if (row.status !== 'installed') continue;
+    health.installed += row.count;
     health.online += row.online;
-    health.battery.find((bucket) => bucket.bucket === row.bucket)!.count += row.installed;
+    health.battery.find((bucket) => bucket.bucket === row.bucket)!.count += row.count;
   }
   const downMs = new Map(rows.downtimeByGroup.map((row) => [shownGroupId(row.groupId), row.downMs]));
   for (const health of lines.values()) {
