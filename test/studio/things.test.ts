@@ -17,12 +17,14 @@ import {
   signInThroughForm,
 } from '../helpers/browser.js';
 import { metric } from '../helpers/app-metrics.js';
+import { cleanupStores, storeTargets } from '../helpers/databases.js';
 import type { GraphqlClient } from '../helpers/graphql-client.js';
 import { dataOf, signInAs } from '../helpers/graphql-users.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { closeMqttClients, publishUplinks } from '../helpers/uplinks.js';
 
 after(closeMqttClients);
+after(cleanupStores);
 
 const nowS = Math.floor(Date.now() / 1000);
 const tuids = Array.from({ length: 120 }, (_, index) => `LST-${String(index).padStart(3, '0')}`);
@@ -60,247 +62,256 @@ async function waitForRows(page: Page, expected: string[]): Promise<void> {
   }
 }
 
-describe('studio: things list and thing page', { skip: browserSkipReason }, () => {
-  let server: TestApp;
-  let browser: Browser;
-  let manager: GraphqlClient;
-  let viewer: { email: string; password: string };
-  const apiPage = async (variables: Record<string, unknown>): Promise<ApiPage> =>
-    dataOf(await manager.request(thingsQuery, variables)).things;
+for (const target of storeTargets) {
+  // The screenshots of the SQLite run carry the documented names; the PostgreSQL run's are suffixed.
+  const shot = (name: string) => (target.name === 'sqlite' ? name : `${name}-${target.name}`);
+  describe(`studio: things list and thing page on ${target.name}`, { skip: browserSkipReason || target.skip }, () => {
+    let server: TestApp;
+    let browser: Browser;
+    let manager: GraphqlClient;
+    let viewer: { email: string; password: string };
+    const apiPage = async (variables: Record<string, unknown>): Promise<ApiPage> =>
+      dataOf(await manager.request(thingsQuery, variables)).things;
 
-  before(async () => {
-    await ensureStudioBuilt();
-    server = await startTestApp();
-    browser = await launchBrowser();
-    manager = (await signInAs(server, 'Manager')).client;
-    viewer = await signInAs(server, 'Viewer');
-    // 120 things heard through two gateways; every seventh reports a low battery (an alert opens on ingest).
-    await publishUplinks(
-      server,
-      tuids.map((tuid, index) => ({ tsmId: 1110, tsmEv: 10, tsmTs: nowS - index * 60, tsmTuid: tuid, batl: index % 7 === 0 ? 5 : 90 })),
-      'GW-A',
-    );
-    // A thing with readings every two hours over the last month, for the charts.
-    await publishUplinks(
-      server,
-      Array.from({ length: 360 }, (_, index) => ({
-        tsmId: 12100,
-        tsmEv: 10,
-        tsmTs: nowS - 1000 - index * 7200, // away from the windows' edges, which the page and the test take seconds apart
-        tsmTuid: 'CHART-1',
-        temp: 20 + Math.sin(index / 6) * 3,
-      })),
-      'GW-B',
-    );
-    for (const groupId of ['north', 'south']) {
-      dataOf(await manager.request('mutation C($groupId: String!) { createGroup(groupId: $groupId) { groupId } }', { groupId }));
-    }
-    for (const tuid of tuids.slice(0, 30)) {
-      dataOf(await manager.request('mutation A($tuid: ID!) { assignThingToGroup(tuid: $tuid, groupId: "north") { tuid } }', { tuid }));
-    }
-    for (const tuid of tuids.filter((_, index) => index % 3 === 0)) {
-      dataOf(
-        await manager.request('mutation S($tuid: ID!) { setInstallationStatus(tuid: $tuid, status: "installed") { tuid } }', { tuid }),
+    before(async () => {
+      await ensureStudioBuilt();
+      server = await startTestApp({ DATABASE_URL: await target.createUrl() });
+      browser = await launchBrowser();
+      manager = (await signInAs(server, 'Manager')).client;
+      viewer = await signInAs(server, 'Viewer');
+      // 120 things heard through two gateways; every seventh reports a low battery (an alert opens on ingest).
+      await publishUplinks(
+        server,
+        tuids.map((tuid, index) => ({ tsmId: 1110, tsmEv: 10, tsmTs: nowS - index * 60, tsmTuid: tuid, batl: index % 7 === 0 ? 5 : 90 })),
+        'GW-A',
       );
-    }
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it('lists the page the API answers, filters by TUID, group, status and alerting in the URL, and pages back and forth', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/things' });
-    await signInThroughForm(page);
-    await page.waitForURL(/\/studio\/things$/);
-    const first = await apiPage({});
-    await waitForRows(
-      page,
-      first.nodes.map((node) => node.tuid),
-    );
-    assert.equal(first.nodes.length, pageSize);
-
-    // Forward twice and back twice, each page the API's.
-    const second = await apiPage({ after: first.pageInfo.endCursor });
-    await page.getByRole('button', { name: 'Next page' }).click();
-    await waitForRows(
-      page,
-      second.nodes.map((node) => node.tuid),
-    );
-    assert.match(page.url(), /after=/);
-    const third = await apiPage({ after: second.pageInfo.endCursor });
-    await page.getByRole('button', { name: 'Next page' }).click();
-    await waitForRows(
-      page,
-      third.nodes.map((node) => node.tuid),
-    );
-    assert.equal(await page.getByRole('button', { name: 'Next page' }).isDisabled(), !third.pageInfo.hasNextPage);
-    await page.getByRole('button', { name: 'Previous page' }).click();
-    await waitForRows(
-      page,
-      second.nodes.map((node) => node.tuid),
-    );
-    await page.getByRole('button', { name: 'Previous page' }).click();
-    await waitForRows(
-      page,
-      first.nodes.map((node) => node.tuid),
-    );
-    assert.equal(await page.getByRole('button', { name: 'Previous page' }).isDisabled(), true);
-
-    // Each row: its badge says alerting exactly when the API lists the thing as alerting.
-    const alerting = new Set<string>(dataOf(await manager.request('{ alertingThings }')).alertingThings);
-    assert.ok(alerting.size > 0, 'the seed raises battery alerts');
-    const firstRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'LST-000', exact: true }) });
-    assert.equal(await firstRow.getByText('alerting').count(), alerting.has('LST-000') ? 1 : 0);
-    assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await saveScreenshot(page, 'things-list');
-
-    // Filters: each combination shows the API's answer for it, and stays in the URL.
-    await page.getByLabel('Group').selectOption('north');
-    await page.waitForURL(/group=north/);
-    await waitForRows(
-      page,
-      (await apiPage({ groupId: 'north' })).nodes.map((node) => node.tuid),
-    );
-    await page.getByLabel('Installation status').selectOption('installed');
-    await page.waitForURL(/status=installed/);
-    const northInstalled = await apiPage({ groupId: 'north', installationStatus: 'installed' });
-    assert.ok(northInstalled.nodes.length > 0 && northInstalled.nodes.length < 30);
-    await waitForRows(
-      page,
-      northInstalled.nodes.map((node) => node.tuid),
-    );
-    await page.getByLabel('Alerting').selectOption('true');
-    await page.waitForURL(/alerting=true/);
-    const northInstalledAlerting = await apiPage({ groupId: 'north', installationStatus: 'installed', alerting: true });
-    assert.ok(northInstalledAlerting.nodes.length > 0);
-    await waitForRows(
-      page,
-      northInstalledAlerting.nodes.map((node) => node.tuid),
-    );
-    for (const tuid of northInstalledAlerting.nodes.map((node) => node.tuid)) assert.ok(alerting.has(tuid));
-
-    await page.getByLabel('Group').selectOption('');
-    await page.getByLabel('Installation status').selectOption('');
-    await page.getByLabel('Alerting').selectOption('');
-    await page.getByLabel('TUID contains').fill('lst-11');
-    await page.waitForURL(/q=lst-11/);
-    const searched = await apiPage({ q: 'lst-11' });
-    assert.deepEqual(
-      searched.nodes.map((node) => node.tuid),
-      tuids.filter((tuid) => tuid.startsWith('LST-11')),
-    );
-    await waitForRows(
-      page,
-      searched.nodes.map((node) => node.tuid),
-    );
-
-    // The URL alone restores the filters (a shared link, a reload).
-    await page.goto('/studio/things?alerting=false&status=installed');
-    await waitForRows(
-      page,
-      (await apiPage({ alerting: false, installationStatus: 'installed' })).nodes.map((node) => node.tuid),
-    );
-    assert.equal(await page.getByLabel('Alerting').inputValue(), 'false');
-    assert.deepEqual(
-      await shownTuids(page),
-      (await apiPage({ alerting: false, installationStatus: 'installed' })).nodes.map((n) => n.tuid),
-    );
-    assert.deepEqual(pageErrors, []);
-    await context.close();
-  });
-
-  it('thing page: a live uplink joins the messages table; only allowed next statuses are offered; group assignment', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/things/LST-001' });
-    await signInThroughForm(page);
-    await page.getByRole('heading', { name: 'Summary' }).waitFor();
-    const messages = page.getByRole('table', { name: 'Messages of LST-001, newest first' });
-    await messages.locator('tbody tr').first().waitFor();
-    const before = await messages.locator('tbody tr').count();
-    assert.equal(before, dataOf(await manager.request('{ messages(tuid: "LST-001", limit: 100) }')).messages.length);
-
-    // Published over MQTT while the page is open (once its live subscription is held): it appears without a reload.
-    while ((await metric(server, 'thingdesk_graphql_live_subscriptions')) < 1) await new Promise((resolve) => setTimeout(resolve, 50));
-    const url = page.url();
-    await publishUplinks(server, [{ tsmId: 1110, tsmEv: 10, tsmTs: nowS + 5, tsmTuid: 'LST-001', batl: 77 }], 'GW-LIVE');
-    await messages.locator('tbody tr').filter({ hasText: 'batl: 77' }).waitFor();
-    assert.equal(await messages.locator('tbody tr').count(), before + 1);
-    assert.equal(page.url(), url);
-
-    // LST-001 is new: the select offers what the API says may follow, which is the state machine's table.
-    const statusSelect = page.getByLabel('Next installation status');
-    const offered = async () => (await statusSelect.locator('option:not([disabled])').allTextContents()).map((text) => text.trim()).sort();
-    const apiNext = async () =>
-      dataOf(await manager.request('{ thing(tuid: "LST-001") { nextInstallationStatuses } }')).thing.nextInstallationStatuses as string[];
-    assert.deepEqual(await offered(), [...(await apiNext())].sort());
-    assert.deepEqual(await offered(), [...allowedNextStatuses('new')].sort());
-    await statusSelect.selectOption('quarantine');
-    await page.getByRole('button', { name: 'Set status' }).click();
-    await page.getByRole('status').filter({ hasText: 'Status set to quarantine.' }).waitFor();
-    assert.equal(dataOf(await manager.request('{ thing(tuid: "LST-001") { installationStatus } }')).thing.installationStatus, 'quarantine');
-    await statusSelect.locator('option[value="quarantine"]').waitFor({ state: 'detached' });
-    assert.deepEqual(await offered(), [...(await apiNext())].sort());
-
-    // Group assignment from the organization's groups.
-    await page.getByLabel('Group', { exact: true }).selectOption('south');
-    await page.getByRole('button', { name: 'Assign to group' }).click();
-    await page.getByRole('status').filter({ hasText: 'Now in south.' }).waitFor();
-    assert.equal(dataOf(await manager.request('{ thing(tuid: "LST-001") { groupId } }')).thing.groupId, 'south');
-
-    assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await saveScreenshot(page, 'thing-page');
-    assert.deepEqual(pageErrors, []);
-    await context.close();
-  });
-
-  it('thing page: a chart per numeric field of the chosen message id, with the points series answers', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, {
-      path: '/studio/things/CHART-1',
-      viewport: { width: 390, height: 844 },
+      // A thing with readings every two hours over the last month, for the charts.
+      await publishUplinks(
+        server,
+        Array.from({ length: 360 }, (_, index) => ({
+          tsmId: 12100,
+          tsmEv: 10,
+          tsmTs: nowS - 1000 - index * 7200, // away from the windows' edges, which the page and the test take seconds apart
+          tsmTuid: 'CHART-1',
+          temp: 20 + Math.sin(index / 6) * 3,
+        })),
+        'GW-B',
+      );
+      for (const groupId of ['north', 'south']) {
+        dataOf(await manager.request('mutation C($groupId: String!) { createGroup(groupId: $groupId) { groupId } }', { groupId }));
+      }
+      for (const tuid of tuids.slice(0, 30)) {
+        dataOf(await manager.request('mutation A($tuid: ID!) { assignThingToGroup(tuid: $tuid, groupId: "north") { tuid } }', { tuid }));
+      }
+      for (const tuid of tuids.filter((_, index) => index % 3 === 0)) {
+        dataOf(
+          await manager.request('mutation S($tuid: ID!) { setInstallationStatus(tuid: $tuid, status: "installed") { tuid } }', { tuid }),
+        );
+      }
     });
-    await signInThroughForm(page);
-    const chart = page.getByRole('figure', { name: /^temp/ });
-    await chart.locator('canvas').waitFor();
-    await page.locator('figure[data-field="temp"][data-render-ms]').waitFor();
-    const apiPoints = async (days: number) => {
-      const to = Math.floor(Date.now() / 1000);
-      const series = await manager.request(
-        'query S($from: Int!, $to: Int!) { series(tuid: "CHART-1", tsmId: 12100, field: "temp", from: $from, to: $to, maxPoints: 1000) { points { t } } }',
-        { from: to - days * 86_400, to },
+    after(async () => {
+      await browser?.close();
+      await server?.stop();
+    });
+
+    it('lists the page the API answers, filters by TUID, group, status and alerting in the URL, and pages back and forth', async () => {
+      const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/things' });
+      await signInThroughForm(page);
+      await page.waitForURL(/\/studio\/things$/);
+      const first = await apiPage({});
+      await waitForRows(
+        page,
+        first.nodes.map((node) => node.tuid),
       );
-      return dataOf(series).series.points.length as number;
-    };
-    const shownPoints = Number(await chart.getAttribute('data-points'));
-    assert.ok(shownPoints > 0);
-    assert.equal(shownPoints, await apiPoints(7));
-    assert.deepEqual(await seriousAccessibilityViolations(page), []);
-    await saveScreenshot(page, 'thing-page-mobile');
+      assert.equal(first.nodes.length, pageSize);
 
-    // The month: the chart reads again; the time it took is printed (bench figures), not asserted.
-    await page.getByLabel('Range').selectOption('month');
-    await page.locator(`figure[data-field="temp"]:not([data-points="${shownPoints}"])`).waitFor();
-    await page.locator('figure[data-field="temp"][data-render-ms]').waitFor();
-    assert.equal(Number(await chart.getAttribute('data-points')), await apiPoints(30));
-    console.log(`# month chart: ${await chart.getAttribute('data-points')} points in ${await chart.getAttribute('data-render-ms')} ms`);
-    assert.deepEqual(pageErrors, []);
-    await context.close();
-  });
+      // Forward twice and back twice, each page the API's.
+      const second = await apiPage({ after: first.pageInfo.endCursor });
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await waitForRows(
+        page,
+        second.nodes.map((node) => node.tuid),
+      );
+      assert.match(page.url(), /after=/);
+      const third = await apiPage({ after: second.pageInfo.endCursor });
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await waitForRows(
+        page,
+        third.nodes.map((node) => node.tuid),
+      );
+      assert.equal(await page.getByRole('button', { name: 'Next page' }).isDisabled(), !third.pageInfo.hasNextPage);
+      await page.getByRole('button', { name: 'Previous page' }).click();
+      await waitForRows(
+        page,
+        second.nodes.map((node) => node.tuid),
+      );
+      await page.getByRole('button', { name: 'Previous page' }).click();
+      await waitForRows(
+        page,
+        first.nodes.map((node) => node.tuid),
+      );
+      assert.equal(await page.getByRole('button', { name: 'Previous page' }).isDisabled(), true);
 
-  it('a Viewer sees the thing page without status or group controls', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/things/LST-002' });
-    await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
-    await page.getByRole('heading', { name: 'Summary' }).waitFor();
-    await page
-      .getByRole('table', { name: /^Messages of LST-002/ })
-      .locator('tbody tr')
-      .first()
-      .waitFor();
-    assert.equal(await page.getByLabel('Next installation status').count(), 0);
-    assert.equal(await page.getByRole('button', { name: 'Set status' }).count(), 0);
-    assert.equal(await page.getByRole('button', { name: 'Assign to group' }).count(), 0);
-    assert.equal(await page.getByRole('heading', { name: 'Installation and group' }).count(), 0);
-    await saveScreenshot(page, 'thing-page-viewer');
-    assert.deepEqual(pageErrors, []);
-    await context.close();
+      // Each row: its badge says alerting exactly when the API lists the thing as alerting.
+      const alerting = new Set<string>(dataOf(await manager.request('{ alertingThings }')).alertingThings);
+      assert.ok(alerting.size > 0, 'the seed raises battery alerts');
+      const firstRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'LST-000', exact: true }) });
+      assert.equal(await firstRow.getByText('alerting').count(), alerting.has('LST-000') ? 1 : 0);
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, shot('things-list'));
+
+      // Filters: each combination shows the API's answer for it, and stays in the URL.
+      await page.getByLabel('Group').selectOption('north');
+      await page.waitForURL(/group=north/);
+      await waitForRows(
+        page,
+        (await apiPage({ groupId: 'north' })).nodes.map((node) => node.tuid),
+      );
+      await page.getByLabel('Installation status').selectOption('installed');
+      await page.waitForURL(/status=installed/);
+      const northInstalled = await apiPage({ groupId: 'north', installationStatus: 'installed' });
+      assert.ok(northInstalled.nodes.length > 0 && northInstalled.nodes.length < 30);
+      await waitForRows(
+        page,
+        northInstalled.nodes.map((node) => node.tuid),
+      );
+      await page.getByLabel('Alerting').selectOption('true');
+      await page.waitForURL(/alerting=true/);
+      const northInstalledAlerting = await apiPage({ groupId: 'north', installationStatus: 'installed', alerting: true });
+      assert.ok(northInstalledAlerting.nodes.length > 0);
+      await waitForRows(
+        page,
+        northInstalledAlerting.nodes.map((node) => node.tuid),
+      );
+      for (const tuid of northInstalledAlerting.nodes.map((node) => node.tuid)) assert.ok(alerting.has(tuid));
+
+      await page.getByLabel('Group').selectOption('');
+      await page.getByLabel('Installation status').selectOption('');
+      await page.getByLabel('Alerting').selectOption('');
+      await page.getByLabel('TUID contains').fill('lst-11');
+      await page.waitForURL(/q=lst-11/);
+      const searched = await apiPage({ q: 'lst-11' });
+      assert.deepEqual(
+        searched.nodes.map((node) => node.tuid),
+        tuids.filter((tuid) => tuid.startsWith('LST-11')),
+      );
+      await waitForRows(
+        page,
+        searched.nodes.map((node) => node.tuid),
+      );
+
+      // The URL alone restores the filters (a shared link, a reload).
+      await page.goto('/studio/things?alerting=false&status=installed');
+      await waitForRows(
+        page,
+        (await apiPage({ alerting: false, installationStatus: 'installed' })).nodes.map((node) => node.tuid),
+      );
+      assert.equal(await page.getByLabel('Alerting').inputValue(), 'false');
+      assert.deepEqual(
+        await shownTuids(page),
+        (await apiPage({ alerting: false, installationStatus: 'installed' })).nodes.map((n) => n.tuid),
+      );
+      assert.deepEqual(pageErrors, []);
+      await context.close();
+    });
+
+    it('thing page: a live uplink joins the messages table; only allowed next statuses are offered; group assignment', async () => {
+      const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/things/LST-001' });
+      await signInThroughForm(page);
+      await page.getByRole('heading', { name: 'Summary' }).waitFor();
+      const messages = page.getByRole('table', { name: 'Messages of LST-001, newest first' });
+      await messages.locator('tbody tr').first().waitFor();
+      const before = await messages.locator('tbody tr').count();
+      assert.equal(before, dataOf(await manager.request('{ messages(tuid: "LST-001", limit: 100) }')).messages.length);
+
+      // Published over MQTT while the page is open (once its live subscription is held): it appears without a reload.
+      while ((await metric(server, 'thingdesk_graphql_live_subscriptions')) < 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      const url = page.url();
+      await publishUplinks(server, [{ tsmId: 1110, tsmEv: 10, tsmTs: nowS + 5, tsmTuid: 'LST-001', batl: 77 }], 'GW-LIVE');
+      await messages.locator('tbody tr').filter({ hasText: 'batl: 77' }).waitFor();
+      assert.equal(await messages.locator('tbody tr').count(), before + 1);
+      assert.equal(page.url(), url);
+
+      // LST-001 is new: the select offers what the API says may follow, which is the state machine's table.
+      const statusSelect = page.getByLabel('Next installation status');
+      const offered = async () =>
+        (await statusSelect.locator('option:not([disabled])').allTextContents()).map((text) => text.trim()).sort();
+      const apiNext = async () =>
+        dataOf(await manager.request('{ thing(tuid: "LST-001") { nextInstallationStatuses } }')).thing.nextInstallationStatuses as string[];
+      assert.deepEqual(await offered(), [...(await apiNext())].sort());
+      assert.deepEqual(await offered(), [...allowedNextStatuses('new')].sort());
+      await statusSelect.selectOption('quarantine');
+      await page.getByRole('button', { name: 'Set status' }).click();
+      await page.getByRole('status').filter({ hasText: 'Status set to quarantine.' }).waitFor();
+      assert.equal(
+        dataOf(await manager.request('{ thing(tuid: "LST-001") { installationStatus } }')).thing.installationStatus,
+        'quarantine',
+      );
+      await statusSelect.locator('option[value="quarantine"]').waitFor({ state: 'detached' });
+      assert.deepEqual(await offered(), [...(await apiNext())].sort());
+
+      // Group assignment from the organization's groups.
+      await page.getByLabel('Group', { exact: true }).selectOption('south');
+      await page.getByRole('button', { name: 'Assign to group' }).click();
+      await page.getByRole('status').filter({ hasText: 'Now in south.' }).waitFor();
+      assert.equal(dataOf(await manager.request('{ thing(tuid: "LST-001") { groupId } }')).thing.groupId, 'south');
+
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, shot('thing-page'));
+      assert.deepEqual(pageErrors, []);
+      await context.close();
+    });
+
+    it('thing page: a chart per numeric field of the chosen message id, with the points series answers', async () => {
+      const { context, page, pageErrors } = await openStudio(browser, server, {
+        path: '/studio/things/CHART-1',
+        viewport: { width: 390, height: 844 },
+      });
+      await signInThroughForm(page);
+      const chart = page.getByRole('figure', { name: /^temp/ });
+      await chart.locator('canvas').waitFor();
+      await page.locator('figure[data-field="temp"][data-render-ms]').waitFor();
+      const apiPoints = async (days: number) => {
+        const to = Math.floor(Date.now() / 1000);
+        const series = await manager.request(
+          'query S($from: Int!, $to: Int!) { series(tuid: "CHART-1", tsmId: 12100, field: "temp", from: $from, to: $to, maxPoints: 1000) { points { t } } }',
+          { from: to - days * 86_400, to },
+        );
+        return dataOf(series).series.points.length as number;
+      };
+      const shownPoints = Number(await chart.getAttribute('data-points'));
+      assert.ok(shownPoints > 0);
+      assert.equal(shownPoints, await apiPoints(7));
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, shot('thing-page-mobile'));
+
+      // The month: the chart reads again; the time it took is printed (bench figures), not asserted.
+      await page.getByRole('button', { name: 'Last 30 days' }).click();
+      assert.equal(await page.getByRole('button', { name: 'Last 30 days' }).getAttribute('aria-pressed'), 'true');
+      await page.locator(`figure[data-field="temp"]:not([data-points="${shownPoints}"])`).waitFor();
+      await page.locator('figure[data-field="temp"][data-render-ms]').waitFor();
+      assert.equal(Number(await chart.getAttribute('data-points')), await apiPoints(30));
+      console.log(`# month chart: ${await chart.getAttribute('data-points')} points in ${await chart.getAttribute('data-render-ms')} ms`);
+      assert.deepEqual(pageErrors, []);
+      await context.close();
+    });
+
+    it('a Viewer sees the thing page without status or group controls', async () => {
+      const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/things/LST-002' });
+      await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
+      await page.getByRole('heading', { name: 'Summary' }).waitFor();
+      await page
+        .getByRole('table', { name: /^Messages of LST-002/ })
+        .locator('tbody tr')
+        .first()
+        .waitFor();
+      assert.equal(await page.getByLabel('Next installation status').count(), 0);
+      assert.equal(await page.getByRole('button', { name: 'Set status' }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: 'Assign to group' }).count(), 0);
+      assert.equal(await page.getByRole('heading', { name: 'Installation and group' }).count(), 0);
+      await saveScreenshot(page, shot('thing-page-viewer'));
+      assert.deepEqual(pageErrors, []);
+      await context.close();
+    });
   });
-});
+}
