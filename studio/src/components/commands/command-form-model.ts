@@ -54,10 +54,27 @@ export function newTransactionId(nowMs = Date.now()): number {
 /** The last id handed out by this tab: two sends within a second still get two ids. */
 let lastTransactionId = 0;
 
+/**
+ * The envelope's transactionId, which every command must carry (SPEC section 3) though an open payload (13200) does
+ * not list it among its fields: the form always has an input for it.
+ */
+const transactionIdInput: CatalogField = {
+  name: 'transactionId',
+  type: 'Number',
+  integer: true,
+  required: true,
+  description: 'Caller-chosen id, echoed by the device in its response',
+};
+
+/** The inputs of an entry: its catalog fields, with a transactionId first when the catalog does not list one. */
+export function formFields(entry: CatalogEntry): CatalogField[] {
+  return entry.fields.some((field) => field.name === transactionIdInput.name) ? entry.fields : [transactionIdInput, ...entry.fields];
+}
+
 /** The inputs' starting text for an entry: defaults prefilled, a new transactionId, the rest empty (not sent). */
 export function initialValues(entry: CatalogEntry): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const field of entry.fields) {
+  for (const field of formFields(entry)) {
     if (field.name === 'transactionId') values[field.name] = String(newTransactionId());
     else values[field.name] = field.default === undefined ? '' : valueKey(field.default);
   }
@@ -114,7 +131,7 @@ export function buildCommand(entry: CatalogEntry, event: unknown, values: Record
   const eventNumber = Number(eventText);
   // An empty event is left out: the platform names tsmEv as required.
   if (eventText !== '') command['tsmEv'] = Number.isFinite(eventNumber) ? eventNumber : eventText;
-  for (const field of entry.fields) {
+  for (const field of formFields(entry)) {
     const value = fieldValue(field, values[field.name]);
     if (value !== undefined) command[field.name] = value;
   }
