@@ -99,6 +99,8 @@ describe('studio: commands panel', { skip: browserSkipReason }, () => {
     assert.deepEqual(stored[0].statuses, ['applied'], 'the page shows what the API answers');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await saveScreenshot(page, 'commands-applied');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.deepEqual(await seriousAccessibilityViolations(page), [], 'the dark theme keeps the contrast too');
     assert.deepEqual(pageErrors, []);
     await context.close();
   });

@@ -140,6 +140,10 @@ describe('studio: groups', { skip: browserSkipReason }, () => {
     assert.equal((await page.locator('.figure').textContent())?.trim(), String(api.length));
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await saveScreenshot(page, 'group-page');
+    // The dark theme (the system setting) keeps the contrast too.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await saveScreenshot(page, 'group-page-dark');
     assert.deepEqual(pageErrors, []);
     await context.close();
   });
