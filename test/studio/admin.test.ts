@@ -195,6 +195,7 @@ for (const target of storeTargets) {
       const after = (await apiData('{ mqttCredentials { username revoked } }')).mqttCredentials as { username: string; revoked: boolean }[];
       assert.equal(after.find((credential) => credential.username === 'acme-dashboard')?.revoked, true);
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, 'admin-mqtt');
       assert.deepEqual(pageErrors, []);
       await close();
     });
@@ -257,6 +258,7 @@ for (const target of storeTargets) {
       assert.ok(await nav.getByRole('link', { name: 'Installer' }).isVisible());
       assert.equal(await nav.getByRole('link', { name: 'Administration' }).count(), 0);
       assert.equal(await page.getByRole('tab').count(), 0);
+      await saveScreenshot(page, 'admin-installer-refused');
       assert.deepEqual(pageErrors, []);
       await context.close();
     });

@@ -227,6 +227,8 @@ for (const target of storeTargets) {
         wasmRequests.every((url) => url.startsWith(`${origin}/studio/`)),
         JSON.stringify(wasmRequests),
       );
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, 'installer-qr-photo');
       assert.deepEqual(pageErrors, []);
       await context.close();
     });
@@ -250,6 +252,8 @@ for (const target of storeTargets) {
       assert.match((await alert.textContent()) ?? '', /retired/);
       assert.equal((await thingOf(tuid))?.installationStatus, 'retired');
       assert.equal(await page.getByRole('list', { name: 'Groups' }).count(), 0);
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await saveScreenshot(page, 'installer-refused');
       assert.deepEqual(pageErrors, []);
       await context.close();
     });
@@ -280,6 +284,7 @@ for (const target of storeTargets) {
           .waitFor();
         // The camera stopped once the code was read.
         assert.equal(await page.locator('video').count(), 0);
+        await saveScreenshot(page, 'installer-camera');
         assert.deepEqual(pageErrors, []);
         await context.close();
       } finally {
@@ -297,6 +302,7 @@ for (const target of storeTargets) {
       assert.ok(await nav.getByRole('link', { name: 'Things' }).isVisible());
       assert.equal(await nav.getByRole('link', { name: 'Installer' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: 'Set installed' }).count(), 0);
+      await saveScreenshot(page, 'installer-viewer');
       assert.deepEqual(pageErrors, []);
       await context.close();
     });
