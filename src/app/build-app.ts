@@ -62,6 +62,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Where the one-time bootstrap credentials are printed (stdout by default, never the log). */
   print?: (text: string) => void;
+  /** The built studio to serve (default dist/studio; tests of an unbuilt studio point elsewhere). */
+  studioDirectory?: string;
 }
 
 /** Everything a running platform holds; built by `startApp`, handed to transports and tests. */
@@ -312,7 +314,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       ...sealing,
     });
     await registerStudio(http, {
-      directory: studioDirectory,
+      directory: options.studioDirectory ?? studioDirectory,
       graphqlPath: config.graphqlPath,
       restBasePath: config.restBasePath,
       mapTileUrl: config.mapTileUrl,

@@ -8,6 +8,7 @@ import { sessionsStore } from './sessions-store.js';
 import { apiClientsStore } from './api-clients-store.js';
 import { commandsStore } from './commands-store.js';
 import { deadLettersStore } from './dead-letters-store.js';
+import { fleetHealthStore } from './fleet-health-store.js';
 import { groupsStore } from './groups-store.js';
 import { installationsStore } from './installations-store.js';
 import { messagesStore } from './messages-store.js';
@@ -45,6 +46,7 @@ export function createStore(database: Database) {
     commands: commandsStore(db),
     alerts: alertsStore(db),
     alertEvaluation: alertEvaluationStore(db, database.dialect),
+    fleetHealth: fleetHealthStore(db, database.dialect),
     leases: leasesStore(db),
     instances: instancesStore(db),
     rateCounts: rateCountsStore(db),

@@ -103,6 +103,10 @@ describe('configuration', () => {
     ['CORS_ORIGINS', 'ftp://files.example'],
     ['CORS_ORIGINS', 'https://user@a.example'],
     ['MQTT_AUTH', 'http-basic'],
+    ['MAP_TILE_URL', 'https://tile.example.org/{z}/{x}.png'],
+    ['MAP_TILE_URL', 'ftp://tile.example.org/{z}/{x}/{y}.png'],
+    ['MAP_TILE_URL', 'tile.example.org/{z}/{x}/{y}.png'],
+    ['MAP_TILE_URL', 'https://user:pw@tile.example.org/{z}/{x}/{y}.png'],
     ['MQTT_LIVE_RELAY', 'maybe'],
     ['MQTT_AUTH_HTTP_SECRET', 'short'],
     ['MQTT_AUTH_SEALING_KEY', 'too-short'],
@@ -133,6 +137,12 @@ describe('configuration', () => {
       loadConfig({ MQTT_AUTH: 'http', MQTT_URL: 'mqtt://admin:pw@broker', MQTT_AUTH_HTTP_SECRET: 's'.repeat(20) }).mqttAuth,
       'http',
     );
+  });
+
+  test('MAP_TILE_URL: unset shows coordinates only; a template with {z}, {x} and {y} is kept as written', () => {
+    assert.equal(loadConfig({}).mapTileUrl, undefined);
+    const template = 'https://{s}.tile.example.org/{z}/{x}/{y}.png';
+    assert.equal(loadConfig({ MAP_TILE_URL: template }).mapTileUrl, template);
   });
 
   test('CORS_ORIGINS: empty is none, a list is read as browsers send Origin, * stands alone', () => {

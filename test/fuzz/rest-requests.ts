@@ -198,6 +198,7 @@ export const endpoints: Record<string, fc.Arbitrary<FuzzRequest>> = {
       group_id: poolOrNasty(groupPool),
       installation_status: statusValue,
       q: nastyString,
+      alerting: fc.oneof(fc.constantFrom('true', 'false'), nastyString),
       limit: integerText,
       cursor: fc.oneof(nastyString, fc.base64String({ maxLength: 80 })),
     }).map((q) => `/things${q}`),
@@ -302,6 +303,10 @@ export const endpoints: Record<string, fc.Arbitrary<FuzzRequest>> = {
   'GET /things/alerts/count': request(
     'GET',
     queryString({ x: nastyString }).map((q) => `/things/alerts/count${q}`),
+  ),
+  'GET /fleet/health': request(
+    'GET',
+    queryString({ days: integerText, limit: integerText, battery_below: integerText }).map((q) => `/fleet/health${q}`),
   ),
 };
 

@@ -37,7 +37,7 @@ export interface TestApp {
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { clock?: Clock; logger?: Logger; rawHorizon?: RawHorizon } = {},
+  options: { clock?: Clock; logger?: Logger; rawHorizon?: RawHorizon; studioDirectory?: string } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     ...testBootstrap,
@@ -53,6 +53,7 @@ export async function startTestApp(
     config,
     clock: options.clock,
     rawHorizon: options.rawHorizon,
+    studioDirectory: options.studioDirectory,
     logger: options.logger ?? createLogger('silent'),
     print: (text) => printed.push(text),
   });

@@ -37,6 +37,8 @@ const endpoints: [method: string, path: string][] = [
   ['get', '/things/{tuid}/series'],
   ['get', '/groups/{groupid}/series'],
   ['get', '/organization'],
+  // SPEC section 10: the studio's fleet overview.
+  ['get', '/fleet/health'],
 ];
 
 describe('API inventory', () => {

@@ -14,6 +14,8 @@ export interface ThingListInput {
   installationStatus?: string;
   /** Case-insensitive substring of the TUID. */
   q?: string;
+  /** true: only things with an active alert (of any type); false: only things without one. */
+  alerting?: boolean;
   limit?: number;
   /** `nextCursor` of the previous page. */
   cursor?: string;
@@ -50,6 +52,7 @@ export async function listThings(deps: Pick<DomainDeps, 'store'>, principal: Pri
     groupId,
     installationStatus: input.installationStatus,
     q: input.q,
+    alerting: input.alerting,
     afterTuid: afterTuid ?? undefined,
     limit: limit + 1,
   });

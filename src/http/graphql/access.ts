@@ -27,6 +27,7 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     alerts: signedIn,
     alertingThings: signedIn,
     alertCount: signedIn,
+    fleetHealth: signedIn,
     groups: signedIn,
     group: signedIn,
     commands: signedIn,

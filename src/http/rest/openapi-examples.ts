@@ -34,6 +34,62 @@ export const operationExamples: Readonly<Record<string, { request?: unknown; res
   },
   listThings: { response: { data: { things: [thing], next_cursor: null } } },
   getThing: { response: { data: thing } },
+  getFleetHealth: {
+    response: {
+      data: {
+        generated_at: 1_700_000_000,
+        window_days: 30,
+        battery_below: 15,
+        status_counts: { total: 120, new: 8, installed: 100, uninstalled: 5, quarantine: 2, retired: 5 },
+        alerting: {
+          thing_count: 2,
+          alert_count: 2,
+          alerts: [
+            { tuid, alert_type: 'device connection lost', since: 1_699_996_400, since_local: '2023-11-14T23:13:20' },
+            { tuid: 'SENSOR-0007', alert_type: 'battery low', since: 1_699_900_000, since_local: '2023-11-13T20:26:40' },
+          ],
+        },
+        silent_gateways: { count: 0, gateways: [] },
+        low_battery: { count: 1, things: [{ tuid: 'SENSOR-0007', battery_level: 12 }] },
+        groups: [
+          {
+            group_id: 'north',
+            thing_count: 60,
+            installed: 55,
+            online: 54,
+            online_share: 0.9818,
+            downtime_seconds: 36_000,
+            uptime: 0.9998,
+            battery: [
+              { bucket: 'unknown', count: 1 },
+              { bucket: '0-14', count: 1 },
+              { bucket: '15-29', count: 3 },
+              { bucket: '30-49', count: 10 },
+              { bucket: '50-79', count: 20 },
+              { bucket: '80-100', count: 20 },
+            ],
+          },
+          {
+            group_id: 'unassigned',
+            thing_count: 60,
+            installed: 45,
+            online: 45,
+            online_share: 1,
+            downtime_seconds: 0,
+            uptime: 1,
+            battery: [
+              { bucket: 'unknown', count: 0 },
+              { bucket: '0-14', count: 0 },
+              { bucket: '15-29', count: 0 },
+              { bucket: '30-49', count: 5 },
+              { bucket: '50-79', count: 20 },
+              { bucket: '80-100', count: 20 },
+            ],
+          },
+        ],
+      },
+    },
+  },
   listThingMessages: {
     response: { data: [{ tsmId: 1110, tsmEv: 10, tsmTs: 1_700_000_000, tsmTuid: tuid, batl: 87.4, deploymentGroupId: 'north' }] },
   },

@@ -1,4 +1,5 @@
 import { toUnixSeconds } from '../../domain/clock.js';
+import type { FleetHealth, Since } from '../../domain/fleet/fleet-health.js';
 import type { Group, GroupListing } from '../../domain/groups/group-types.js';
 import { shownGroupId } from '../../domain/groups/unassigned-group.js';
 import type { InstallationChange } from '../../domain/installations/installation-service.js';
@@ -62,4 +63,38 @@ export function presentInstallationEntry(entry: InstallationEntry) {
 /** `{"data":[...]}` from JSON texts already serialized (stored messages), without parsing them again. */
 export function dataArrayJson(items: readonly string[]): string {
   return `{"data":[${items.join(',')}]}`;
+}
+
+/** The fleet overview in REST's spelling. */
+export function presentFleetHealth(health: FleetHealth) {
+  const since = (s: Since) => ({ since: s.since, since_local: s.sinceLocal });
+  return {
+    generated_at: health.generatedAt,
+    window_days: health.windowDays,
+    battery_below: health.batteryBelow,
+    status_counts: health.statusCounts,
+    alerting: {
+      thing_count: health.alerting.thingCount,
+      alert_count: health.alerting.alertCount,
+      alerts: health.alerting.alerts.map((alert) => ({ tuid: alert.tuid, alert_type: alert.alertType, ...since(alert) })),
+    },
+    silent_gateways: {
+      count: health.silentGateways.count,
+      gateways: health.silentGateways.gateways.map((g) => ({ gateway_tuid: g.gatewayTuid, thing_count: g.thingCount, ...since(g) })),
+    },
+    low_battery: {
+      count: health.lowBattery.count,
+      things: health.lowBattery.things.map((thing) => ({ tuid: thing.tuid, battery_level: thing.batteryLevel })),
+    },
+    groups: health.groups.map((group) => ({
+      group_id: group.groupId,
+      thing_count: group.thingCount,
+      installed: group.installed,
+      online: group.online,
+      online_share: group.onlineShare,
+      downtime_seconds: group.downtimeSeconds,
+      uptime: group.uptime,
+      battery: group.battery,
+    })),
+  };
 }

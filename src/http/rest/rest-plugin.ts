@@ -6,6 +6,7 @@ import { registerAlertRoutes } from './routes/alert-routes.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerCatalogRoutes } from './routes/catalog-routes.js';
 import { registerCommandRoutes } from './routes/command-routes.js';
+import { registerFleetRoutes } from './routes/fleet-routes.js';
 import { registerGroupRoutes } from './routes/group-routes.js';
 import { registerInstallationRoutes } from './routes/installation-routes.js';
 import { registerMessageExportRoutes } from './routes/message-export-routes.js';
@@ -45,6 +46,7 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerCatalogRoutes(rest);
       registerAlertRoutes(rest, deps);
       registerOrganizationRoutes(rest, deps);
+      registerFleetRoutes(rest, deps);
     },
     { prefix: deps.config.restBasePath },
   );

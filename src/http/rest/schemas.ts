@@ -91,3 +91,69 @@ export const CommandHistoryRecord = Type.Object({
   command: { ...TrackedCommand, description: 'The first command of the request' },
   commands: Type.Array(TrackedCommand),
 });
+
+const Since = {
+  since: Type.Integer({ description: 'when the period began, Unix seconds' }),
+  since_local: Type.String({ description: 'the same instant as a local date-time YYYY-MM-DDTHH:MM:SS in ALERT_TIMEZONE' }),
+};
+const Share = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]);
+
+/** `GET /fleet/health`: the fleet overview (docs/decisions.md, Fleet health, defines each figure). */
+export const FleetHealth = Type.Object({
+  generated_at: Type.Integer({ description: 'when the figures were read, Unix seconds' }),
+  window_days: Type.Integer({ description: 'the uptime window in days' }),
+  battery_below: Type.Number({ description: 'the low battery threshold in percent' }),
+  status_counts: Type.Object(
+    {
+      total: Type.Integer(),
+      new: Type.Integer(),
+      installed: Type.Integer(),
+      uninstalled: Type.Integer(),
+      quarantine: Type.Integer(),
+      retired: Type.Integer(),
+    },
+    { description: 'things per installation status' },
+  ),
+  alerting: Type.Object({
+    thing_count: Type.Integer({ description: 'things with at least one active alert' }),
+    alert_count: Type.Integer({ description: 'active alert periods (a thing with two active types counts twice)' }),
+    alerts: Type.Array(Type.Object({ tuid: Type.String(), alert_type: Type.String(), ...Since }), {
+      description: 'the active periods, newest first, at most `limit`',
+    }),
+  }),
+  silent_gateways: Type.Object({
+    count: Type.Integer({ description: 'gateways with an active `gateway connection lost`' }),
+    gateways: Type.Array(
+      Type.Object({
+        gateway_tuid: Type.String(),
+        thing_count: Type.Integer({ description: 'things whose active gateway alert names the gateway' }),
+        ...Since,
+      }),
+      { description: 'the most recently silent first, at most `limit`; `since` is its earliest active period' },
+    ),
+  }),
+  low_battery: Type.Object({
+    count: Type.Integer({ description: 'things whose newest battery level is below `battery_below`, whatever their status' }),
+    things: Type.Array(
+      Type.Object({ tuid: Type.String(), battery_level: Type.Integer({ description: 'rounded as the summary shows it' }) }),
+      {
+        description: 'the lowest level first, at most `limit`',
+      },
+    ),
+  }),
+  groups: Type.Array(
+    Type.Object({
+      group_id: Type.String({ description: '`unassigned` for the things in no group' }),
+      thing_count: Type.Integer({ description: 'things in the group, whatever their status' }),
+      installed: Type.Integer(),
+      online: Type.Integer({ description: 'installed things with no active connection alert' }),
+      online_share: { ...Share, description: 'online / installed; null without installed things' },
+      downtime_seconds: Type.Number({ description: 'time the installed things spent under a connection alert in the window' }),
+      uptime: { ...Share, description: '1 - downtime_seconds / (installed x window seconds); null without installed things' },
+      battery: Type.Array(Type.Object({ bucket: Type.String(), count: Type.Integer() }), {
+        description: 'installed things per battery bucket: unknown, 0-14, 15-29, 30-49, 50-79, 80-100 (by the exact level)',
+      }),
+    }),
+    { description: 'one line per group and for `unassigned`, by group id, `unassigned` last' },
+  ),
+});

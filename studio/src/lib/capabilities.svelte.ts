@@ -58,28 +58,32 @@ class Capabilities {
   me = $state<Me | null>(null);
   organizationName = $state('');
   #operations = $state<Set<string>>(new Set());
+  #subscriptions = $state<Set<string>>(new Set());
 
   async load(): Promise<void> {
     const result = await query<CapabilitiesResult>(capabilitiesQuery);
     this.me = result.me;
     this.organizationName = result.organization.name;
-    const names = [
-      ...result.__schema.queryType.fields,
-      ...(result.__schema.mutationType?.fields ?? []),
-      ...(result.__schema.subscriptionType?.fields ?? []),
-    ].map((field) => field.name);
+    const names = [...result.__schema.queryType.fields, ...(result.__schema.mutationType?.fields ?? [])].map((field) => field.name);
     this.#operations = new Set(names);
+    this.#subscriptions = new Set((result.__schema.subscriptionType?.fields ?? []).map((field) => field.name));
   }
 
   clear(): void {
     this.me = null;
     this.organizationName = '';
     this.#operations = new Set();
+    this.#subscriptions = new Set();
   }
 
-  /** Whether the role's schema has this query, mutation or subscription field. */
+  /** Whether the role's schema has this query or mutation field. */
   can(operation: string): boolean {
     return this.#operations.has(operation);
+  }
+
+  /** Whether the role's schema has this subscription field (`alerts` is both a query and a subscription). */
+  canSubscribe(subscription: string): boolean {
+    return this.#subscriptions.has(subscription);
   }
 }
 

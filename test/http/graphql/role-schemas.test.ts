@@ -39,8 +39,8 @@ const specViewerQueries = [
   'catalog',
 ];
 /** Read-only queries beyond the SPEC's list ("add more freely"), for every signed-in role. */
-// SPEC section 9: series and groupSeries for every role.
-const readOnlyExtras = ['alertingThings', 'alertCount', 'series', 'groupSeries'];
+// SPEC section 9: series and groupSeries for every role; section 10: fleetHealth for every role.
+const readOnlyExtras = ['alertingThings', 'alertCount', 'series', 'groupSeries', 'fleetHealth'];
 const specManagerQueries = ['users', 'apiClients', 'mqttCredentials'];
 const specInstallerMutations = ['setInstallationStatus', 'assignThingToGroup'];
 const specManagerMutations = [

@@ -32,6 +32,7 @@ describe('REST contract for existing clients', () => {
     '/things/alerts',
     '/things/alerts/count',
     '/organization',
+    '/fleet/health',
     '/catalog',
     '/catalog/1500',
   ];

@@ -178,6 +178,8 @@ describe('the OpenAPI document', () => {
     await call('GET', '/things/alerts/count', undefined, { auth: false });
     await call('GET', '/organization');
     await call('GET', '/organization', undefined, { auth: false });
+    await call('GET', '/fleet/health');
+    await call('GET', '/fleet/health?days=0');
     const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId));
     for (const id of ids) {
       const statuses = [...(exercised.get(id) ?? [])];

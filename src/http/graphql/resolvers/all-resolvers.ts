@@ -4,6 +4,7 @@ import { alertResolvers } from './alert-resolvers.js';
 import { catalogResolvers } from './catalog-resolvers.js';
 import { commandResolvers } from './command-resolvers.js';
 import { deploymentResolvers } from './deployment-resolvers.js';
+import { fleetResolvers } from './fleet-resolvers.js';
 import { groupResolvers } from './group-resolvers.js';
 import { identityResolvers } from './identity-resolvers.js';
 import { installationResolvers } from './installation-resolvers.js';
@@ -22,6 +23,7 @@ export function allResolvers(): IResolvers {
     messageResolvers,
     seriesResolvers,
     alertResolvers,
+    fleetResolvers,
     catalogResolvers,
     commandResolvers,
     installationResolvers,

@@ -12,6 +12,7 @@ type ThingsArguments = {
   groupId?: string | null;
   installationStatus?: string | null;
   q?: string | null;
+  alerting?: boolean | null;
 };
 
 /** One thing, and the organization's things a page at a time: the same domain functions as REST. */
@@ -33,6 +34,7 @@ export const thingResolvers = {
         groupId: args.groupId ?? undefined,
         installationStatus: args.installationStatus ?? undefined,
         q: args.q ?? undefined,
+        alerting: args.alerting ?? undefined,
       });
       const nodes = page.things.map(presentThing);
       const edges = nodes.map((node) => ({ cursor: Buffer.from(`t:${node.tuid}`).toString('base64url'), node }));

@@ -10,6 +10,7 @@ const ThingListQuery = Type.Object({
   group_id: Type.Optional(Type.String({ description: 'a group id, or `unassigned`' })),
   installation_status: Type.Optional(Type.String({ enum: [...installationStatuses] })),
   q: Type.Optional(Type.String({ maxLength: 64, description: 'case-insensitive substring of the TUID' })),
+  alerting: Type.Optional(Type.Boolean({ description: '`true`: only things with an active alert; `false`: only things without one' })),
   limit: Type.Optional(Type.Integer({ minimum: thingPageLimit.min, maximum: thingPageLimit.max, default: thingPageLimit.default })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: '`next_cursor` of the previous page' })),
 });
@@ -32,8 +33,9 @@ export function registerThingRoutes(app: RestApp, deps: RestDeps): void {
       },
     },
     async (request) => {
-      const { group_id, installation_status, q, limit, cursor } = request.query;
-      const page = await listThings(deps, request.client, { groupId: group_id, installationStatus: installation_status, q, limit, cursor });
+      const { group_id, installation_status, q, alerting, limit, cursor } = request.query;
+      const filter = { groupId: group_id, installationStatus: installation_status, q, alerting, limit, cursor };
+      const page = await listThings(deps, request.client, filter);
       return { data: { things: page.things.map(presentThingSummary), next_cursor: page.nextCursor } };
     },
   );

@@ -1,0 +1,172 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { AlertType } from '../domain/alerts/alert-types.js';
+import {
+  batteryBuckets,
+  connectionAlertTypes,
+  type BatteryBucketLabel,
+  type FleetHealthQuery,
+  type FleetHealthRows,
+} from '../domain/fleet/fleet-health-types.js';
+import type { InstallationStatus } from '../domain/things/thing-types.js';
+import type { Dialect } from './database.js';
+import type { Schema } from './schema.js';
+
+export type FleetHealthStore = ReturnType<typeof fleetHealthStore>;
+
+const gatewayLost: AlertType = 'gateway connection lost';
+
+/**
+ * The fleet overview's reads: a handful of set-based statements per call (GROUP BY over the organization's things
+ * and active alerts), the same text on SQLite and PostgreSQL but for `greatest`/`least`. Nothing here loops over
+ * things: the answer is a few rows per group and the bounded lists.
+ */
+export function fleetHealthStore(db: Kysely<Schema>, dialect: Dialect) {
+  const greatest = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
+    dialect === 'postgres' ? sql`greatest(${a}, ${b})` : sql`max(${a}, ${b})`;
+  const least = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
+    dialect === 'postgres' ? sql`least(${a}, ${b})` : sql`min(${a}, ${b})`;
+  // Bind parameters that stand alone get an explicit type: PostgreSQL would otherwise read them as text.
+  const ms = (value: number) => sql`cast(${value} as bigint)`;
+  const connectionTypes = sql.join(connectionAlertTypes.map((type) => sql`${type}`));
+  // The bucket of a thing's exact level; bounds and labels are the domain's constants, written as literals so the
+  // expression is the same in the select list and the GROUP BY.
+  const bucketOf = sql<BatteryBucketLabel>`case when t.battery_level is null then 'unknown' ${sql.join(
+    batteryBuckets.map((bucket) =>
+      Number.isFinite(bucket.below)
+        ? sql`when t.battery_level < ${sql.lit(bucket.below)} then ${sql.lit(bucket.label)}`
+        : sql`else ${sql.lit(bucket.label)}`,
+    ),
+    sql` `,
+  )} end`;
+
+  /**
+   * The organization's things counted per group, status and battery bucket in one pass; online: without an active
+   * connection alert (an anti-join with the active connection alerts, set-based).
+   */
+  async function thingCounts(q: FleetHealthQuery): Promise<FleetHealthRows['thingCounts']> {
+    const { rows } = await sql<{ group_id: string | null; status: string; bucket: BatteryBucketLabel; n: number; online: number }>`
+      select t.group_id, t.installation_status as status, ${bucketOf} as bucket, count(*) as n,
+        sum(case when c.tuid is null then 1 else 0 end) as online
+      from things t
+      left join (select distinct tuid from alerts
+                 where organization_id = ${q.organizationId} and closed_at is null and alert_type in (${connectionTypes})) c
+        on c.tuid = t.tuid
+      where t.organization_id = ${q.organizationId}
+      group by t.group_id, t.installation_status, ${bucketOf}`.execute(db);
+    return rows.map((row) => ({
+      groupId: row.group_id,
+      status: row.status as InstallationStatus,
+      bucket: row.bucket,
+      count: Number(row.n),
+      online: Number(row.online),
+    }));
+  }
+
+  /**
+   * Per group, how long its installed things were down in [windowStart, now]: each thing's connection-alert periods
+   * clipped to the window and merged where they overlap (a gateway and a device alert over the same hours count
+   * once), summed. Gaps and islands: a period starts a new island when it begins after every earlier one ended.
+   */
+  async function downtimeByGroup(q: FleetHealthQuery): Promise<FleetHealthRows['downtimeByGroup']> {
+    const { rows } = await sql<{ group_id: string | null; down_ms: number | string }>`
+      with clipped as (
+        select a.tuid, t.group_id,
+          ${greatest(sql`a.opened_at`, ms(q.windowStart))} as s,
+          ${least(sql`coalesce(a.closed_at, ${ms(q.now)})`, ms(q.now))} as e
+        from alerts a join things t on t.tuid = a.tuid and t.organization_id = a.organization_id
+        where a.organization_id = ${q.organizationId} and a.alert_type in (${connectionTypes})
+          and t.installation_status = 'installed'
+          and a.opened_at < ${ms(q.now)} and (a.closed_at is null or a.closed_at > ${ms(q.windowStart)})),
+      ordered as (
+        select tuid, group_id, s, e,
+          max(e) over (partition by tuid order by s, e rows between unbounded preceding and 1 preceding) as previous_end
+        from clipped),
+      numbered as (
+        select tuid, group_id, s, e,
+          sum(case when previous_end >= s then 0 else 1 end) over (partition by tuid order by s, e rows unbounded preceding) as island
+        from ordered),
+      islands as (select group_id, tuid, island, min(s) as s, max(e) as e from numbered group by group_id, tuid, island)
+      select group_id, sum(e - s) as down_ms from islands group by group_id`.execute(db);
+    return rows.map((row) => ({ groupId: row.group_id, downMs: Number(row.down_ms) }));
+  }
+
+  async function groupIds(q: FleetHealthQuery): Promise<string[]> {
+    const rows = await db.selectFrom('groups').select('group_id').where('organization_id', '=', q.organizationId).execute();
+    return rows.map((row) => row.group_id);
+  }
+
+  async function alerting(q: FleetHealthQuery): Promise<FleetHealthRows['alerting']> {
+    const active = db.selectFrom('alerts').where('organization_id', '=', q.organizationId).where('closed_at', 'is', null);
+    const [counts, newest] = await Promise.all([
+      active
+        .select((eb) => [eb.fn.count<number>('tuid').distinct().as('things'), eb.fn.countAll<number>().as('alerts')])
+        .executeTakeFirstOrThrow(),
+      active
+        .select(['tuid', 'alert_type', 'opened_at'])
+        .orderBy('opened_at', 'desc')
+        .orderBy('tuid')
+        .orderBy('alert_type')
+        .limit(q.limit)
+        .execute(),
+    ]);
+    return {
+      thingCount: Number(counts.things),
+      alertCount: Number(counts.alerts),
+      newest: newest.map((row) => ({ tuid: row.tuid, alertType: row.alert_type as AlertType, openedAt: row.opened_at })),
+    };
+  }
+
+  async function silentGateways(q: FleetHealthQuery): Promise<FleetHealthRows['silentGateways']> {
+    const open = db
+      .selectFrom('alerts')
+      .where('organization_id', '=', q.organizationId)
+      .where('closed_at', 'is', null)
+      .where('alert_type', '=', gatewayLost)
+      .where('gateway_tuid', 'is not', null);
+    const [count, newest] = await Promise.all([
+      open.select((eb) => eb.fn.count<number>('gateway_tuid').distinct().as('n')).executeTakeFirstOrThrow(),
+      open
+        .select((eb) => ['gateway_tuid', eb.fn.min('opened_at').as('opened_at'), eb.fn.countAll<number>().as('things')])
+        .groupBy('gateway_tuid')
+        .orderBy('opened_at', 'desc')
+        .orderBy('gateway_tuid')
+        .limit(q.limit)
+        .execute(),
+    ]);
+    return {
+      count: Number(count.n),
+      newest: newest.map((row) => ({ gatewayTuid: row.gateway_tuid!, openedAt: Number(row.opened_at), thingCount: Number(row.things) })),
+    };
+  }
+
+  async function lowBattery(q: FleetHealthQuery): Promise<FleetHealthRows['lowBattery']> {
+    const low = db.selectFrom('things').where('organization_id', '=', q.organizationId).where('battery_level', '<', q.batteryBelow);
+    const [count, lowest] = await Promise.all([
+      low.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      low.select(['tuid', 'battery_level']).orderBy('battery_level').orderBy('tuid').limit(q.limit).execute(),
+    ]);
+    return { count: Number(count.n), lowest: lowest.map((row) => ({ tuid: row.tuid, batteryLevel: row.battery_level! })) };
+  }
+
+  return {
+    /** Every figure of the fleet overview of one organization, as rows the domain folds into groups and lists. */
+    async read(q: FleetHealthQuery): Promise<FleetHealthRows> {
+      const [counts, downtime, groups, active, silent, low] = await Promise.all([
+        thingCounts(q),
+        downtimeByGroup(q),
+        groupIds(q),
+        alerting(q),
+        silentGateways(q),
+        lowBattery(q),
+      ]);
+      return {
+        thingCounts: counts,
+        downtimeByGroup: downtime,
+        groupIds: groups,
+        alerting: active,
+        silentGateways: silent,
+        lowBattery: low,
+      };
+    },
+  };
+}
