@@ -184,7 +184,7 @@ for (const target of storeTargets) {
       await page.getByLabel('IMC').fill('TD/99');
       await page.getByLabel('PSN').fill('000001');
       await page.getByRole('button', { name: 'Find device' }).click();
-      await page.getByRole('alert').filter({ hasText: /tuid/i }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'IMC and PSN make the TUID TD/99000001, which the platform refuses' }).waitFor();
       assert.equal(await page.getByTestId('installer-tuid').count(), 0);
 
       await page.getByLabel('IMC').fill('TD99');
