@@ -85,8 +85,12 @@ export class MessageRelay {
   private changed(up: boolean): void {
     if (this.client === undefined || up === this.up) return;
     this.up = up;
-    if (up) this.deps.logger.info('message relay: link to the other instances is up');
-    else this.deps.logger.warn("message relay: link lost; other instances' uplinks are missed until it is back");
+    if (up) {
+      // Batches relayed while the link was down are lost to this instance: no message waits for one committed before now.
+      this.order.listening(false);
+      this.order.listening(this.deps.events.hasRelayListeners('messagesStored'));
+      this.deps.logger.info('message relay: link to the other instances is up');
+    } else this.deps.logger.warn("message relay: link lost; other instances' uplinks are missed until it is back");
     this.deps.events.emit('relayLinkChanged', { link: 'broker', up });
   }
 
