@@ -124,6 +124,10 @@ export class StoredOrderBuffer {
       this.things.set(message.tuid, state);
     }
     state.lastActive = now;
+    // A thing deleted and heard of again numbers afresh from 1, with no predecessor: a new thing to this buffer
+    // (else its messages would be dropped as long as it stays active). The price: a relay batch redelivered with
+    // a thing's very first messages shows them twice.
+    if (message.previousAt === null && state.next !== undefined && seq < state.next) state.next = undefined;
     if (state.next === seq) {
       // The common case, without a detour through the map.
       out.push(message);

@@ -118,6 +118,14 @@ test('duplicates are dropped: a seq already delivered, or already held', () => {
   assert.equal(buffer.counts.dropped, 4);
 });
 
+test('a thing deleted and heard of again starts afresh: seq 1 without a predecessor is no duplicate', () => {
+  const { buffer, delivered } = started();
+  buffer.push([message('T-1', 1, null), message('T-1', 2)]);
+  buffer.push([message('T-1', 1, null), message('T-1', 2), message('T-1', 2)]);
+  assert.deepEqual(delivered(), ['T-1:1', 'T-1:2', 'T-1:1', 'T-1:2']);
+  assert.equal(buffer.counts.dropped, 1);
+});
+
 test('memory is bounded: past the cap the longest-waiting thing is released, and idle things are forgotten', () => {
   const { buffer, delivered } = started({ maxHeld: 3, idleMs: 10_000 });
   buffer.push([message('A', 1, null), message('B', 1, null), message('C', 1, null)]);
