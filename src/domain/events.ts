@@ -50,6 +50,7 @@ export type DomainListener<K extends DomainEventName> = (event: DomainEvents[K])
  */
 export class DomainEventBus {
   private readonly emitter = new EventEmitter();
+  private readonly stages = new Map<DomainEventName, AnyInstanceStage<DomainEventName>>();
 
   constructor(private readonly onListenerError: (error: unknown, event: DomainEventName) => void) {
     this.emitter.setMaxListeners(0);
@@ -67,7 +68,7 @@ export class DomainEventBus {
 
   emit<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
     this.emitter.emit(`local:${name}`, event);
-    this.emitter.emit(`any:${name}`, event);
+    this.toAnyInstance(name, event);
   }
 
   /** Whether anything here would hear a relayed `name` (a relay may skip decoding what nobody would hear). */
@@ -77,7 +78,39 @@ export class DomainEventBus {
 
   /** An event another instance emitted (never emitted again to `on` listeners: its side effects happened there). */
   emitRelayed<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
-    this.emitter.emit(`any:${name}`, event);
+    this.toAnyInstance(name, event);
+  }
+
+  /**
+   * Routes `name`'s events, this instance's and relayed ones alike, through `stage.pass` before its `onAnyInstance`
+   * listeners hear them; the stage passes them on, when and as it sees fit, with `deliver`, and is told when the
+   * number of those listeners changes. The message relay puts its order buffer here (where local and relayed
+   * uplinks meet); without a stage, events go straight through.
+   */
+  stageAnyInstance<K extends DomainEventName>(
+    name: K,
+    stage: AnyInstanceStage<K>,
+  ): { deliver: (event: DomainEvents[K]) => void; remove: () => void } {
+    this.stages.set(name, stage as unknown as AnyInstanceStage<DomainEventName>);
+    return {
+      deliver: (event) => this.emitter.emit(`any:${name}`, event),
+      remove: () => {
+        if (this.stages.get(name) === (stage as unknown)) this.stages.delete(name);
+      },
+    };
+  }
+
+  private toAnyInstance<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
+    const stage = this.stages.get(name);
+    if (!stage) {
+      this.emitter.emit(`any:${name}`, event);
+      return;
+    }
+    try {
+      stage.pass(event);
+    } catch (error) {
+      this.onListenerError(error, name);
+    }
   }
 
   private listen<K extends DomainEventName>(channel: string, name: K, listener: DomainListener<K>): () => void {
@@ -90,8 +123,20 @@ export class DomainEventBus {
       }
     };
     this.emitter.on(channel, wrapped);
-    return () => this.emitter.off(channel, wrapped);
+    const any = channel.startsWith('any:');
+    if (any) this.stages.get(name)?.listenersChanged(this.emitter.listenerCount(channel));
+    return () => {
+      this.emitter.off(channel, wrapped);
+      if (any) this.stages.get(name)?.listenersChanged(this.emitter.listenerCount(channel));
+    };
   }
+}
+
+/** What sits between an event and its `onAnyInstance` listeners (`DomainEventBus.stageAnyInstance`). */
+export interface AnyInstanceStage<K extends DomainEventName> {
+  pass(event: DomainEvents[K]): void;
+  /** The number of `onAnyInstance` listeners of the event changed to `count`. */
+  listenersChanged(count: number): void;
 }
 
 export interface AlertChanged {

@@ -4,6 +4,7 @@ import type { StoredMessage } from '../domain/messages/message-types.js';
 import type { Problem } from '../catalog/types.js';
 import { clusterMessagesFilter, clusterMessagesTopic } from '../mqtt/topics.js';
 import type { Logger } from '../observability/logger.js';
+import { StoredOrderBuffer } from './stored-order.js';
 
 /**
  * With an external broker, several instances share the uplinks (one shared subscription), so each stores a part
@@ -17,14 +18,30 @@ import type { Logger } from '../observability/logger.js';
  * the origin is checked besides. While this link is down, other instances' uplinks are missed: `relayLinkChanged`
  * tells the live streams, which end their connections and refuse new subscriptions until it is back
  * (live-streams.ts), so a client never mistakes a partial stream for the whole one.
+ *
+ * In stored order per thing: two instances may store consecutive messages of one thing, and their batches reach a
+ * third in either order. Each message carries its thing's sequence number (`StoredMessage.seq`), and this
+ * instance's batches and the relayed ones pass through one order buffer (stored-order.ts) on their way to live
+ * streams, which holds a message until its predecessor has gone out, or at most `storedOrderWaitMs`.
  */
 export class MessageRelay {
   private client: MqttClient | undefined;
   private up = false;
   private readonly stopListening: () => void;
+  private readonly order: StoredOrderBuffer;
+  private readonly unstage: () => void;
 
   constructor(private readonly deps: { url: string; instanceId: string; events: DomainEventBus; logger: Logger }) {
     this.stopListening = deps.events.on('messagesStored', ({ messages }) => this.send(messages));
+    // Local and relayed batches meet here, before live streams: each thing's messages go on in stored order.
+    const { events } = deps;
+    const staged = events.stageAnyInstance('messagesStored', {
+      pass: ({ messages }) => (events.hasRelayListeners('messagesStored') ? this.order.push(messages) : undefined),
+      listenersChanged: (count) => this.order.listening(count > 0),
+    });
+    this.order = new StoredOrderBuffer({ deliver: (messages) => staged.deliver({ messages }) });
+    this.order.listening(events.hasRelayListeners('messagesStored'));
+    this.unstage = staged.remove;
   }
 
   async start(): Promise<void> {
@@ -47,6 +64,8 @@ export class MessageRelay {
 
   async stop(): Promise<void> {
     this.stopListening();
+    this.unstage();
+    this.order.close();
     const client = this.client;
     this.client = undefined;
     await client?.endAsync(false);
@@ -66,8 +85,12 @@ export class MessageRelay {
   private changed(up: boolean): void {
     if (this.client === undefined || up === this.up) return;
     this.up = up;
-    if (up) this.deps.logger.info('message relay: link to the other instances is up');
-    else this.deps.logger.warn("message relay: link lost; other instances' uplinks are missed until it is back");
+    if (up) {
+      // Batches relayed while the link was down are lost to this instance: no message waits for one committed before now.
+      this.order.listening(false);
+      this.order.listening(this.deps.events.hasRelayListeners('messagesStored'));
+      this.deps.logger.info('message relay: link to the other instances is up');
+    } else this.deps.logger.warn("message relay: link lost; other instances' uplinks are missed until it is back");
     this.deps.events.emit('relayLinkChanged', { link: 'broker', up });
   }
 
@@ -113,6 +136,8 @@ export function encodeBatch(origin: string, messages: readonly StoredMessage[]):
       m.receivedAt,
       m.body.length,
       m.problems.length > 0 ? m.problems : 0,
+      m.seq ?? 0,
+      m.previousAt ?? null,
     ]),
   };
   // JSON.stringify never writes a raw line break, so the first one ends the head.
@@ -156,12 +181,16 @@ type WireEnvelope = [
   receivedAt: number,
   bodyLength: number,
   problems: readonly Problem[] | 0,
+  /** 0: none (seqs start at 1). */
+  seq: number,
+  previousAt: number | null,
 ];
 
 function fromWire(wire: WireEnvelope, body: string): StoredMessage {
-  const [organizationId, tuid, tsmId, tsmEv, tsmTs, gatewayTuid, fingerprint, groupId, receivedAt, , problems] = wire;
+  const [organizationId, tuid, tsmId, tsmEv, tsmTs, gatewayTuid, fingerprint, groupId, receivedAt, , problems, seq, previousAt] = wire;
   let parsed: Readonly<Record<string, unknown>> | undefined;
   return {
+    ...(seq > 0 ? { seq, previousAt } : {}),
     organizationId,
     tuid,
     tsmId,

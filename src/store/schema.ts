@@ -100,6 +100,10 @@ export interface ThingsTable {
   location_ts: number | null;
   last_heard_at: number | null;
   last_heard_gateway_tuid: string | null;
+  /** Messages of the thing stored so far on PostgreSQL, the number of the newest (migration 0016); 0 on SQLite. */
+  message_seq: Generated<number>;
+  /** When message number `message_seq` was committed, ms; null before the first. */
+  message_seq_at: Generated<number | null>;
 }
 
 export interface MessagesTable {

@@ -39,6 +39,8 @@ const objectTypes: Record<string, Record<string, string | null>> = {
   ThingConnection: { edges: 'ThingEdge', nodes: 'Thing', pageInfo: 'PageInfo' },
   Group: { groupId: null, description: null, thingCount: null, createdAt: null },
   GroupThings: { groupId: null, tuids: null, things: 'Thing' },
+  AssignmentProblem: { code: null, message: null },
+  GroupAssignment: { tuid: null, thing: 'Thing', problem: 'AssignmentProblem' },
   AlertPeriod: { from: null, to: null },
   AlertRecord: { tuid: null, alertType: null, alerts: 'AlertPeriod' },
   StatusCounts: { total: null, installed: null },
@@ -69,6 +71,7 @@ type ArgType =
   | 'Int!'
   | '[Int!]'
   | '[JSON!]!'
+  | '[ID!]!'
   | 'Role!'
   | 'MqttCredentialKind!'
   | 'LoginInput!'
@@ -120,6 +123,7 @@ const operations: readonly Operation[] = [
   { kind: 'mutation', name: 'refreshToken', args: { refreshTokenInput: 'RefreshTokenInput!' }, returns: 'RefreshTokenResult' },
   { kind: 'mutation', name: 'setInstallationStatus', args: { tuid: 'ID!', status: 'String!' }, returns: 'InstallationResult', weight: 3 },
   { kind: 'mutation', name: 'assignThingToGroup', args: { tuid: 'ID!', groupId: 'String!' }, returns: 'Thing', weight: 3 },
+  { kind: 'mutation', name: 'assignThingsToGroup', args: { groupId: 'String!', tuids: '[ID!]!' }, returns: 'GroupAssignment', weight: 2 },
   { kind: 'mutation', name: 'sendCommands', args: { tuid: 'ID!', commands: '[JSON!]!' }, returns: 'SendCommandsResult', weight: 4 },
   { kind: 'mutation', name: 'createGroup', args: { groupId: 'String!', description: 'String' }, returns: 'Group', weight: 3 },
   { kind: 'mutation', name: 'renameGroup', args: { groupId: 'String!', newGroupId: 'String!' }, returns: 'Group', weight: 2 },
@@ -152,6 +156,8 @@ function valueFor(name: string, type: ArgType): fc.Arbitrary<unknown> {
       return fc.oneof(fc.integer({ min: -5, max: 20_000 }), nastyNumber, nastyString);
     case '[Int!]':
       return fc.oneof(fc.array(fc.oneof(fc.nat(), nastyNumber), { maxLength: 5 }), anyJsonValue);
+    case '[ID!]':
+      return fc.oneof(fc.array(poolOrNasty(tuidPool), { maxLength: 5 }), anyJsonValue);
     case '[JSON!]':
       return fc.oneof(
         fc.array(

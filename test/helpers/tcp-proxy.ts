@@ -12,6 +12,11 @@ export class TcpProxy {
   private isStalled = false;
   /** Connections accepted so far (a reconnect after a cut shows up here). */
   accepted = 0;
+  /**
+   * Milliseconds by which what clients send reaches the server (0: at once); answers come back at once. Applies
+   * to connections accepted after it is set. A slow link of one instance, for ordering tests.
+   */
+  delayToServerMs = 0;
 
   private constructor(
     private readonly target: { host: string; port: number },
@@ -126,7 +131,10 @@ export class TcpProxy {
     upstream.on('error', end).on('close', end);
     client.setNoDelay(true);
     upstream.setNoDelay(true);
-    client.pipe(upstream);
+    const delay = this.delayToServerMs;
+    // Timers of one duration fire in the order they were set: the bytes keep their order.
+    if (delay > 0) client.on('data', (chunk) => setTimeout(() => upstream.write(chunk), delay));
+    else client.pipe(upstream);
     upstream.pipe(client);
     if (this.isStalled) {
       client.pause();

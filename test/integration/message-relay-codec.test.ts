@@ -22,11 +22,13 @@ function stored(tuid: string, body: string, extra: Partial<StoredMessage> = {}):
   };
 }
 
-test('a batch is read back exactly: bodies with line breaks, quotes and characters beyond ASCII, groups and problems', () => {
+test('a batch is read back exactly: bodies with line breaks, quotes and characters beyond ASCII, groups, problems, stored order', () => {
   const messages = [
     stored('T-1', '{"tsmId":1110,"note":"a \\"quoted\\"\\nline"}'),
     stored('T-2', '{\n  "tsmId": 1110,\n  "name": "Jyväskylä 🌡"\n}', { groupId: 'north', tsmEv: null }),
     stored('T-3', '{}', { problems: [{ path: 'temp', message: 'out of range' } as never] }),
+    stored('T-4', '{}', { seq: 7, previousAt: 1_793_000_000_100 }),
+    stored('T-4', '{}', { seq: 1, previousAt: null }),
   ];
   const decoded = decodeBatch(Buffer.from(encodeBatch('instance-a', messages)));
   assert.ok(decoded);

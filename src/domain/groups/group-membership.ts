@@ -1,4 +1,5 @@
 import type { DomainDeps } from '../domain-deps.js';
+import { AppError, invalidField, type ErrorCode } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { checkNewTuid, checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
 import type { Thing } from '../things/thing-types.js';
@@ -30,6 +31,44 @@ export async function assignThingToGroup(
   if (result.outcome === 'foreign') throw thingNotFound(input.tuid);
   return result.thing;
 }
+
+/** How many things one bulk assignment may name: a pasted list or a page of checked things, one request each. */
+export const bulkAssignLimit = { min: 1, max: 500 } as const;
+
+/** What became of one TUID of a bulk assignment: the thing as it is now, or why it was not assigned. */
+export type BulkAssignOutcome = { tuid: string; thing: Thing; error?: undefined } | { tuid: string; thing?: undefined; error: AppError };
+
+/**
+ * Puts many things in one group, each exactly as assignThingToGroup would (the same rules: claims a thing nobody
+ * owns, NOT_FOUND for another organization's). One request and one authorization for a whole selection; each
+ * TUID gets its own outcome, so one bad TUID does not stop the others (a store outage still fails the whole
+ * call). The group is checked once up front: NOT_FOUND for an unknown group, before anything is written. A TUID
+ * named twice is assigned once, answered in the order first named.
+ */
+export async function assignThingsToGroup(
+  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'>,
+  principal: Principal,
+  input: { groupId: unknown; tuids: readonly string[] },
+): Promise<BulkAssignOutcome[]> {
+  const groupId = requireGroupRef('groupId', input.groupId);
+  const { min, max } = bulkAssignLimit;
+  if (input.tuids.length < min || input.tuids.length > max) throw invalidField('tuids', `tuids must name ${min} to ${max} things`);
+  if (groupId !== null && !(await deps.store.groups.get(principal.organizationId, groupId))) throw groupNotFound(groupId);
+  const outcomes: BulkAssignOutcome[] = [];
+  // One at a time: each assignment is its own short transaction, so the writer is never held for the whole list.
+  for (const tuid of new Set(input.tuids)) {
+    try {
+      outcomes.push({ tuid, thing: await assignThingToGroup(deps, principal, { tuid, groupId: input.groupId }) });
+    } catch (error) {
+      if (!(error instanceof AppError) || !perThingCodes.has(error.code)) throw error;
+      outcomes.push({ tuid, error });
+    }
+  }
+  return outcomes;
+}
+
+/** The refusals that belong to one TUID (its shape, its owner, a group deleted meanwhile); anything else fails the call. */
+const perThingCodes: ReadonlySet<ErrorCode> = new Set(['VALIDATION_FAILED', 'NOT_FOUND']);
 
 /** The caller's thing, for its group (`groupId` null: in no group). NOT_FOUND for a thing the caller cannot see. */
 export async function getThingGroup(deps: Pick<DomainDeps, 'store'>, principal: Principal, input: { tuid: string }): Promise<Thing> {

@@ -25,6 +25,14 @@ export interface UplinkRecord {
 /** A message as committed: with the group its thing was in when it arrived (null: none). */
 export interface StoredMessage extends UplinkRecord {
   groupId: string | null;
+  /**
+   * Stored order per thing (PostgreSQL; absent on SQLite, whose one process emits in commit order anyway): the
+   * thing's n-th stored message, numbered under its row lock in the ingest transaction, so two instances' commits
+   * for one thing number in commit order. Live streams deliver by it (src/integration/stored-order.ts).
+   */
+  seq?: number;
+  /** When the thing's message `seq - 1` was committed (the storing instance's clock, ms); null: there was none. */
+  previousAt?: number | null;
 }
 
 /** Something that could not be stored as a message, kept with the reason so nothing is dropped silently. */

@@ -44,6 +44,7 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     logout: signedIn,
     setInstallationStatus: fieldService,
     assignThingToGroup: fieldService,
+    assignThingsToGroup: fieldService,
     sendCommands: manager,
     createGroup: manager,
     renameGroup: manager,

@@ -253,6 +253,24 @@ export const typeDefs = /* GraphQL */ `
     things: [Thing!]!
   }
 
+  "Why one thing of assignThingsToGroup was not assigned."
+  type AssignmentProblem {
+    "The error code, as extensions.code would carry it: BAD_USER_INPUT (a TUID no thing can have) or NOT_FOUND."
+    code: String!
+    "What went wrong, for a person."
+    message: String!
+  }
+
+  "What became of one TUID of assignThingsToGroup."
+  type GroupAssignment {
+    "The TUID as named."
+    tuid: ID!
+    "The thing as it is now (in the group); null when it was not assigned."
+    thing: Thing
+    "Why it was not assigned; null when it was."
+    problem: AssignmentProblem
+  }
+
   "One period of an alert, as REST's alert records show it."
   type AlertPeriod {
     "When the period began: local date-time (YYYY-MM-DDTHH:MM:SS, no offset) in ALERT_TIMEZONE."
@@ -744,6 +762,8 @@ export const typeDefs = /* GraphQL */ `
     ): InstallationResult!
     "Puts a thing in a group ('unassigned': in none)."
     assignThingToGroup("The thing's TUID." tuid: ID!, "The group's id." groupId: String!): Thing!
+    "Puts many things in one group, each as assignThingToGroup would, in one request: one result per distinct TUID, in the order named (NOT_FOUND for an unknown group, before anything changes)."
+    assignThingsToGroup("The group's id ('unassigned': in none)." groupId: String!, "1 to 500 TUIDs." tuids: [ID!]!): [GroupAssignment!]!
     "Sends commands to a thing, checked strictly against the catalog, and records them."
     sendCommands("The thing's TUID." tuid: ID!, "At most 100 commands (catalog downlink messages)." commands: [JSON!]!): SendCommandsResult!
     "Creates a group."

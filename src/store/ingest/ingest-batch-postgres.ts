@@ -91,17 +91,28 @@ async function writeBatch(
     if (!firstOfKey.has(key)) firstOfKey.set(key, record);
   }
   const unique = [...firstOfKey.values()];
-  const inserted = unique.length === 0 ? [] : await insertNewMessages(client, unique, groupOf, (tuid) => ownerOf.get(tuid)?.version);
+  const { inserted, order } =
+    unique.length === 0
+      ? { inserted: [], order: new Map<string, MessageOrder>() }
+      : await insertNewMessages(client, unique, groupOf, (tuid) => ownerOf.get(tuid)?.version);
   const insertedKeys = new Set(inserted.map((row) => messageKey(row.tuid, row.tsm_ts, row.tsm_id, row.fingerprint)));
   const stored: StoredMessage[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
+  // Stored order per thing: numbered on from the row as locked, so after every batch committed before this one.
+  const committedAt = Date.now();
   for (const record of accepted) {
     const key = messageKey(record.tuid, record.tsmTs, record.tsmId, record.fingerprint);
     // A key inserted by this statement counts once; a repeat inside the same batch is a duplicate too.
     if (insertedKeys.has(key) && !seen.has(key)) {
       seen.add(key);
-      stored.push({ ...record, groupId: groupOf(record) });
+      const thing = order.get(record.tuid);
+      if (!thing) stored.push({ ...record, groupId: groupOf(record) });
+      else {
+        thing.seq += 1;
+        stored.push({ ...record, groupId: groupOf(record), seq: thing.seq, previousAt: thing.at });
+        thing.at = committedAt;
+      }
     } else duplicates += 1;
   }
 
@@ -111,9 +122,10 @@ async function writeBatch(
       `update things set ${summarySetClause(
         (name) => `u.${name}`,
         (name) => `things.${name}`,
-      )}
-       from unnest($1::float8[], $2::text[], $3::float8[], $4::float8[], $5::text[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::bigint[], $11::text[], $12::text[])
-         as u(ts, gw, bat, bat_ts, ver, ver_ts, lat, lon, loc_ts, heard_at, heard_gw, tuid)
+      )},
+         message_seq = coalesce(u.seq, things.message_seq), message_seq_at = case when u.seq is null then things.message_seq_at else $14::bigint end
+       from unnest($1::float8[], $2::text[], $3::float8[], $4::float8[], $5::text[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::bigint[], $11::text[], $12::text[], $13::bigint[])
+         as u(ts, gw, bat, bat_ts, ver, ver_ts, lat, lon, loc_ts, heard_at, heard_gw, tuid, seq)
        where things.tuid = u.tuid`,
       [
         candidates.map((c) => c.ts),
@@ -128,6 +140,8 @@ async function writeBatch(
         candidates.map((c) => c.heardAt),
         candidates.map((c) => c.heardGatewayTuid),
         candidates.map((c) => c.tuid),
+        candidates.map((c) => order.get(c.tuid)?.seq ?? null),
+        committedAt,
       ],
     );
   }
@@ -159,9 +173,15 @@ async function writeBatch(
  */
 export const redeliveryWindowMs = 7 * 86_400_000;
 
+/** A thing's stored order as its locked row holds it: the number of its newest message and when that was committed. */
+interface MessageOrder {
+  seq: number;
+  at: number | null;
+}
+
 /**
  * Inserts the messages not stored yet (none of their keys arrived within the redelivery window) and answers those
- * it kept. Two instances racing with one message (a redelivery to another consumer while the first still commits)
+ * it kept, with the stored order of their things as read under the row lock. Two instances racing with one message (a redelivery to another consumer while the first still commits)
  * both insert it, neither seeing the other's uncommitted row. So, after the insert, the batch locks its things'
  * rows in TUID order (the lock its summary update takes next anyway: no new wait, no new deadlock order) and looks
  * again: a concurrent batch holding those locks has committed by then, and its copy is now visible. Copies of this
@@ -204,17 +224,22 @@ async function insertNewMessages(
       windowStart,
     ],
   );
-  if (rows.length === 0) return rows;
+  const order = new Map<string, MessageOrder>();
+  if (rows.length === 0) return { inserted: rows, order };
   const tuids = [...new Set(rows.map((r) => r.tuid))].sort();
-  const locked = await client.query<{ tuid: string; version: string }>(
-    'select tuid, xmin::text as version from things where tuid = any($1::text[]) order by tuid for no key update',
+  // The row as locked is the newest committed version: every batch that stored this thing's messages before has
+  // committed, and none after can number its messages before this one commits (it waits for this lock).
+  const locked = await client.query<{ tuid: string; version: string; seq: number; at: number | null }>(
+    `select tuid, xmin::text as version, message_seq as seq, message_seq_at as at from things where tuid = any($1::text[])
+     order by tuid for no key update`,
     [tuids],
   );
+  for (const row of locked.rows) order.set(row.tuid, { seq: row.seq, at: row.at });
   // Every batch that stores a thing's message updates the thing's row (its summary) before it commits. A thing
   // whose row has the version read at the start of this batch had no such batch commit since, and this batch's
   // insert saw everything committed before that: only the other things' rows need the second look.
   const changed = new Set(locked.rows.filter((row) => row.version !== versionRead(row.tuid)).map((row) => row.tuid));
-  if (changed.size === 0) return rows;
+  if (changed.size === 0) return { inserted: rows, order };
   const suspects = rows.filter((row) => changed.has(row.tuid));
   const raced = await client.query<{ i: string }>(
     `select u.i from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::tid[]) with ordinality as u(tuid, tsm_ts, tsm_id, fingerprint, part, row, i)
@@ -233,13 +258,13 @@ async function insertNewMessages(
       windowStart,
     ],
   );
-  if (raced.rows.length === 0) return rows;
+  if (raced.rows.length === 0) return { inserted: rows, order };
   const lost = new Set(raced.rows.map((r) => suspects[Number(r.i) - 1]!));
   // By partition and row address: a TID scan each, whatever the partition's size.
   const byPartition = new Map<string, string[]>();
   for (const row of lost) byPartition.set(row.part, [...(byPartition.get(row.part) ?? []), row.row]);
   for (const [part, tids] of byPartition) await client.query(`delete from ${part} where ctid = any($1::tid[])`, [tids]);
-  return rows.filter((row) => !lost.has(row));
+  return { inserted: rows.filter((row) => !lost.has(row)), order };
 }
 
 interface InsertedRow {

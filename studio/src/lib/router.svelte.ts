@@ -21,6 +21,7 @@ export const routes: Route[] = [
   { pattern: '/', title: 'Fleet overview', load: () => import('../pages/overview/Overview.svelte') },
   { pattern: '/things', title: 'Things', load: () => import('../pages/things/ThingList.svelte') },
   { pattern: '/things/:tuid', title: 'Thing', load: () => import('../pages/things/ThingPage.svelte') },
+  { pattern: '/things/:tuid/commands', title: 'Commands', load: () => import('../pages/things/ThingCommands.svelte') },
   { pattern: '/groups', title: 'Groups', load: () => import('../pages/groups/GroupList.svelte') },
   { pattern: '/groups/:groupId', title: 'Group', load: () => import('../pages/groups/GroupPage.svelte') },
   { pattern: '/install', title: 'Installer', load: () => import('../pages/installer/Installer.svelte'), requires: 'setInstallationStatus' },

@@ -43,6 +43,8 @@ const specViewerQueries = [
 const readOnlyExtras = ['alertingThings', 'alertCount', 'series', 'groupSeries', 'fleetHealth'];
 const specManagerQueries = ['users', 'apiClients', 'mqttCredentials'];
 const specInstallerMutations = ['setInstallationStatus', 'assignThingToGroup'];
+/** Field-service mutations beyond the SPEC's list (issue 14: the studio assigns a selection of things at once). */
+const installerMutationExtras = ['assignThingsToGroup'];
 const specManagerMutations = [
   'sendCommands',
   'createGroup',
@@ -70,12 +72,19 @@ const specRoots: Record<Audience, Record<OperationType, string[]>> = {
   },
   Installer: {
     Query: sorted([...specViewerQueries, ...readOnlyExtras]),
-    Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations]),
+    Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations, ...installerMutationExtras]),
     Subscription: sorted(['messages', 'alerts', 'commandStatus']),
   },
   Manager: {
     Query: sorted([...specViewerQueries, ...readOnlyExtras, ...specManagerQueries, ...managerQueryExtras]),
-    Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations, ...specManagerMutations, ...managerMutationExtras]),
+    Mutation: sorted([
+      'logout',
+      'refreshToken',
+      ...specInstallerMutations,
+      ...installerMutationExtras,
+      ...specManagerMutations,
+      ...managerMutationExtras,
+    ]),
     Subscription: sorted(['messages', 'alerts', 'commandStatus']),
   },
 };
@@ -107,7 +116,7 @@ const managerOnlyTypes = [
   'PlatformInstance',
 ];
 /** Types only the field-service mutations use. */
-const fieldServiceTypes = ['InstallationResult'];
+const fieldServiceTypes = ['InstallationResult', 'GroupAssignment', 'AssignmentProblem'];
 /** Types only sign-in uses: a signed-in caller's schema does not need them. */
 const signInTypes = ['LoginInput', 'LoginResult'];
 

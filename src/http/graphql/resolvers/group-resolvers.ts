@@ -1,6 +1,7 @@
-import { assignThingToGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
+import { assignThingToGroup, assignThingsToGroup, listGroupThings } from '../../../domain/groups/group-membership.js';
 import { createGroup, deleteGroup, listGroups, renameGroup } from '../../../domain/groups/group-service.js';
 import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
+import { appErrorAsGraphql } from '../graphql-errors.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { presentGroup, presentThing } from '../presenters.js';
 import { userOf } from './resolver-helpers.js';
@@ -19,6 +20,13 @@ export const groupResolvers = {
   Mutation: {
     assignThingToGroup: async (_: unknown, args: { tuid: string; groupId: string }, context: GraphqlContext) =>
       presentThing(await assignThingToGroup(context.deps, userOf(context), { tuid: args.tuid, groupId: args.groupId })),
+    assignThingsToGroup: async (_: unknown, args: { groupId: string; tuids: string[] }, context: GraphqlContext) =>
+      (await assignThingsToGroup(context.deps, userOf(context), { groupId: args.groupId, tuids: args.tuids })).map((outcome) => {
+        if (outcome.thing) return { tuid: outcome.tuid, thing: presentThing(outcome.thing), problem: null };
+        // The same code and message the single mutation would answer for this TUID.
+        const { message, extensions } = appErrorAsGraphql(outcome.error);
+        return { tuid: outcome.tuid, thing: null, problem: { code: extensions.code, message } };
+      }),
     createGroup: async (_: unknown, args: { groupId: string; description?: string | null }, context: GraphqlContext) => {
       const group = await createGroup(context.deps, userOf(context), { groupId: args.groupId, description: args.description ?? undefined });
       return presentGroup({ ...group, thingCount: 0 });
