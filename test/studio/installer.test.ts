@@ -233,7 +233,7 @@ for (const target of storeTargets) {
       await context.close();
     });
 
-    it("says why a device cannot be installed from its current status (the platform's CONFLICT and its allowed states)", async () => {
+    it('offers "Set installed" only where the state machine allows it, and says why not for a retired device', async () => {
       const tuid = tuidFromImcPsn('TDRT', '000042');
       const retired = await manager.request(
         'mutation($t: ID!) { setInstallationStatus(tuid: $t, status: "retired") { installationStatus } }',
@@ -242,14 +242,17 @@ for (const target of storeTargets) {
         },
       );
       assert.equal(retired.body.data?.setInstallationStatus?.installationStatus, 'retired', JSON.stringify(retired.body));
+      const next = await manager.request('query($t: ID!) { thing(tuid: $t) { nextInstallationStatuses } }', { t: tuid });
+      const allowed = next.body.data?.thing?.nextInstallationStatuses as string[];
+      assert.ok(!allowed.includes('installed'), JSON.stringify(allowed));
       const { context, page, pageErrors } = await openInstaller();
       await page.getByLabel('IMC').fill('TDRT');
       await page.getByLabel('PSN').fill('000042');
       await page.getByRole('button', { name: 'Find device' }).click();
-      await page.getByRole('button', { name: 'Set installed' }).click();
-      const alert = page.getByRole('alert');
-      await alert.filter({ hasText: 'This device can no longer be installed.' }).waitFor();
-      assert.match((await alert.textContent()) ?? '', /retired/);
+      const notice = page.getByRole('status').filter({ hasText: 'cannot be installed' });
+      await notice.waitFor();
+      assert.match((await notice.textContent()) ?? '', /retired/);
+      assert.equal(await page.getByRole('button', { name: 'Set installed' }).count(), 0);
       assert.equal((await thingOf(tuid))?.installationStatus, 'retired');
       assert.equal(await page.getByRole('list', { name: 'Groups' }).count(), 0);
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
