@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ManualClock } from '../../../src/domain/clock.js';
 import { cleanupStores } from '../../helpers/databases.js';
 import { RestClient } from '../../helpers/rest-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -152,8 +153,11 @@ describe('REST contract for existing clients', () => {
 });
 
 describe('rate limits', () => {
+  // The limits count in fixed one-minute windows: a still clock keeps a test's requests in one window (on the
+  // system clock a run that straddles a minute boundary starts counting afresh and the last request passes).
+  const stillClock = () => ({ clock: new ManualClock(Date.now()) });
   test('per caller: past the limit 429 with Retry-After and the error shape; all tokens of a client share it', async () => {
-    const server = await startTestApp({ RATE_LIMIT_PER_TOKEN: '5', RATE_LIMIT_PER_ADDRESS: '1000' });
+    const server = await startTestApp({ RATE_LIMIT_PER_TOKEN: '5', RATE_LIMIT_PER_ADDRESS: '1000' }, stillClock());
     try {
       const rest = new RestClient(server);
       const statuses: number[] = [];
@@ -196,7 +200,7 @@ describe('rate limits', () => {
   });
 
   test('per address: also without a token (the token endpoint cannot be hammered)', async () => {
-    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '3' });
+    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '3' }, stillClock());
     try {
       const rest = new RestClient(server);
       const statuses: number[] = [];
