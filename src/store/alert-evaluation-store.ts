@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { AlertChange, AlertType } from '../domain/alerts/alert-types.js';
 import type { Dialect } from './database.js';
+import { portableSql } from './portable-sql.js';
 import type { Schema } from './schema.js';
 
 /** What the silence rules need: now, the timeout and the statuses that raise no connection alerts. */
@@ -27,7 +28,7 @@ interface ChangeRow {
 
 /**
  * The alert engine's writes: the rules of `src/domain/alerts/alert-rules.ts` as set-based SQL, a few statements
- * per run over all things, the same text on SQLite and PostgreSQL (only `greatest` is spelled per dialect).
+ * per run over all things, the same text on SQLite and PostgreSQL (only `greatest` is spelled per dialect: portable-sql.ts).
  *
  * Every open is `insert ... select ... where not exists (an active one) on conflict do nothing`: the partial unique
  * index `alerts_one_active` is the arbiter when two writers race, so a thing never has two active periods of one
@@ -36,10 +37,7 @@ interface ChangeRow {
  * engine emits events only for real changes.
  */
 export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect) {
-  const greatest = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
-    dialect === 'postgres' ? sql`greatest(${a}, ${b})` : sql`max(${a}, ${b})`;
-  // Bind parameters that stand alone get an explicit type: PostgreSQL would otherwise read them as text.
-  const ms = (value: number) => sql`cast(${value} as bigint)`;
+  const { greatest, ms } = portableSql(dialect);
   const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`));
   const returning = sql`returning organization_id, tuid, alert_type, gateway_tuid, opened_at, closed_at`;
   const previousEnd = (type: AlertType) =>

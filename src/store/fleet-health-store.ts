@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AlertType } from '../domain/alerts/alert-types.js';
 import {
   batteryBuckets,
@@ -9,6 +9,7 @@ import {
 } from '../domain/fleet/fleet-health-types.js';
 import type { InstallationStatus } from '../domain/things/thing-types.js';
 import type { Dialect } from './database.js';
+import { portableSql } from './portable-sql.js';
 import type { Schema } from './schema.js';
 
 export type FleetHealthStore = ReturnType<typeof fleetHealthStore>;
@@ -21,12 +22,7 @@ const gatewayLost: AlertType = 'gateway connection lost';
  * things: the answer is a few rows per group and the bounded lists.
  */
 export function fleetHealthStore(db: Kysely<Schema>, dialect: Dialect) {
-  const greatest = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
-    dialect === 'postgres' ? sql`greatest(${a}, ${b})` : sql`max(${a}, ${b})`;
-  const least = (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
-    dialect === 'postgres' ? sql`least(${a}, ${b})` : sql`min(${a}, ${b})`;
-  // Bind parameters that stand alone get an explicit type: PostgreSQL would otherwise read them as text.
-  const ms = (value: number) => sql`cast(${value} as bigint)`;
+  const { greatest, least, ms } = portableSql(dialect);
   const connectionTypes = sql.join(connectionAlertTypes.map((type) => sql`${type}`));
   // The bucket of a thing's exact level; bounds and labels are the domain's constants, written as literals so the
   // expression is the same in the select list and the GROUP BY.
