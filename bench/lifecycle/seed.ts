@@ -12,6 +12,7 @@ import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import type { Database } from '../../src/store/database.js';
 import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
+import { retentionExpiry } from '../../src/store/retention/retention-expiry.js';
 import { createStore } from '../../src/store/store.js';
 import { seedCredentials } from '../lib/seed-store.js';
 
@@ -22,6 +23,8 @@ export interface LifecycleSeedShape {
   fleetDays: number;
   fleetIntervalS: number;
   transactionSize: number;
+  /** Compact the hourly rollups of past days into days after seeding, as the retention sweep does (BENCH_COMPACT=0: not). */
+  compact: boolean;
 }
 
 const numberFromEnv = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -33,6 +36,7 @@ export const lifecycleSeedShape: LifecycleSeedShape = {
   fleetDays: 30,
   fleetIntervalS: numberFromEnv('BENCH_FLEET_INTERVAL_S', 3600),
   transactionSize: 10_000,
+  compact: process.env.BENCH_COMPACT !== '0',
 };
 
 export const yearTuid = 'YEAR-0001';
@@ -121,6 +125,14 @@ export async function seedLifecycle(database: Database, shape: LifecycleSeedShap
       }
     }
     await flush();
+    if (shape.compact) {
+      // As the retention sweep would have done on a store that grew over a year: days that are over, compacted.
+      const compactStarted = performance.now();
+      const scanned = await retentionExpiry(database, commit).compactRollups(Math.floor((Date.now() / 1000 - 3600) / 86_400) * 86_400);
+      log(
+        `seeding: compacted ${scanned.toLocaleString('en-US')} hourly rollup rows in ${((performance.now() - compactStarted) / 1000).toFixed(0)} s`,
+      );
+    }
   } finally {
     await commit.close();
   }

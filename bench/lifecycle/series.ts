@@ -7,7 +7,7 @@
  *
  * Runnable alone: `npx tsx bench/lifecycle/series.ts`. Settings: BENCH_WARMUP_S (2), BENCH_WINDOW_S (8),
  * BENCH_INGEST_ROUNDS (3), BENCH_SKIP=series|ingest, and seed.ts's BENCH_YEAR_MESSAGES, BENCH_FLEET_THINGS,
- * BENCH_FLEET_INTERVAL_S.
+ * BENCH_FLEET_INTERVAL_S, BENCH_COMPACT (0: leave the hourly rollups uncompacted).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -15,3 +15,15 @@ export function portableSql(dialect: Dialect) {
     ms: (value: number) => sql`cast(${value} as bigint)`,
   };
 }
+
+/**
+ * A statement written with `?` placeholders (as SQLite's prepared statements take them) for the query builder, which
+ * numbers them for PostgreSQL: one text serves both stores.
+ */
+export function withPlaceholders<Row>(text: string, parameters: readonly unknown[]): RawBuilder<Row> {
+  const parts = text.split('?');
+  return sql<Row>`${sql.join(
+    parts.map((part, i) => (i === 0 ? sql.raw(part) : sql`${parameters[i - 1]}${sql.raw(part)}`)),
+    sql.raw(''),
+  )}`;
+}

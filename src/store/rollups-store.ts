@@ -2,7 +2,11 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { HourlyRollup, RawMessage, RollupCounts, RollupRange, SeriesSubject } from '../domain/series/series-types.js';
 import { shownGroupId } from '../domain/groups/unassigned-group.js';
-import { directReadMaxBodyLength } from '../domain/series/rollup-rules.js';
+import { foldInto, mergeRuns } from '../domain/series/rollup-merge.js';
+import { daySeconds, directReadMaxBodyLength } from '../domain/series/rollup-rules.js';
+import { withPlaceholders } from './portable-sql.js';
+import { decodeHours } from './rollups/hourly-codec.js';
+import { groupRollupTables, thingRollupTables } from './rollups/rollup-tables.js';
 import type { Schema } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
 
@@ -10,24 +14,24 @@ export type RollupsStore = ReturnType<typeof rollupsStore>;
 
 const figures = 'hour_start, count, min, max, sum, first, first_ts, last, last_ts';
 type FiguresRow = [number, number, number, number, number, number, number, number, number];
+/** Seconds from a day's start to its last hour's start. */
+const lastHourOfDay = 82_800;
+const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * size;
 
 /**
- * Reads of the hourly rollups (migration 0011) and of raw messages for series, and their expiry. Rollups are
- * written by the ingest transaction only (store/ingest/rollup-batch.ts).
+ * Reads of the rollups and of raw messages for series, and their expiry. Rollups are written by the ingest
+ * transaction (hourly rows, migration 0011; store/ingest/rollup-batch.ts) and compacted into days by the retention
+ * sweep (migration 0017; store/rollups/): every read combines the two tiers.
  */
 export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres', directReads: SqliteDirectReads | undefined) {
   const sqlite = dialect === 'sqlite';
-  /** The table, key condition (columns of `alias`, when given) and its parameters of a subject's rows for one field. */
+  /** The tables, key condition (columns of `alias`, when given) and its parameters of a subject's rows for one field. */
   const keyOf = (subject: SeriesSubject, range: RollupRange, alias = '') => {
-    const [table, columns, parameters] =
+    const [tables, parameters] =
       'tuid' in subject
-        ? ['thing_rollups', ['tuid', 'tsm_id', 'field'], [subject.tuid, range.tsmId, range.field]]
-        : [
-            'group_rollups',
-            ['organization_id', 'group_id', 'tsm_id', 'field'],
-            [subject.organizationId, shownGroupId(subject.groupId), range.tsmId, range.field],
-          ];
-    return { table, where: columns.map((column) => `${alias}${column} = ?`).join(' and '), parameters };
+        ? [thingRollupTables, [subject.tuid, range.tsmId, range.field]]
+        : [groupRollupTables, [subject.organizationId, shownGroupId(subject.groupId), range.tsmId, range.field]];
+    return { table: tables.hours, days: tables.days, where: tables.key.map((column) => `${alias}${column} = ?`).join(' and '), parameters };
   };
 
   /**
@@ -37,58 +41,116 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
   async function query<Row extends unknown[]>(text: string, parameters: readonly unknown[]): Promise<Row[]> {
     const direct = directReads?.statement<Row>(text, 'arrays');
     if (direct) return direct.all(...parameters);
-    let index = 0;
-    const parts = text.split('?');
-    const compiled = sql.join(
-      parts.map((part, i) => (i === 0 ? sql.raw(part) : sql`${parameters[index++]}${sql.raw(part)}`)),
-      sql.raw(''),
-    );
-    return (await sql<Record<string, unknown>>`${compiled}`.execute(db)).rows.map((row) => Object.values(row) as Row);
+    return (await withPlaceholders<Record<string, unknown>>(text, parameters).execute(db)).rows.map((row) => Object.values(row) as Row);
   }
 
   return {
-    /** A subject's hourly buckets of one field, oldest first. */
-    async hours(subject: SeriesSubject, range: RollupRange): Promise<HourlyRollup[]> {
+    /**
+     * A subject's hourly buckets of one field, oldest first: the hours of its compacted days (migration 0017) and its
+     * hourly rows, a late hourly row merged into the compacted hour it shares.
+     */
+    async hours(subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> {
       const key = keyOf(subject, range);
-      const rows = await query<FiguresRow>(
-        `select ${figures} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
-        [...key.parameters, range.fromHour, range.toHour],
-      );
-      return rows.map(toHourly);
+      const [days, hot] = await Promise.all([
+        query<[Uint8Array]>(`select hourly from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`, [
+          ...key.parameters,
+          floorTo(range.fromHour, daySeconds),
+          range.toHour,
+        ]),
+        query<FiguresRow>(
+          `select ${figures} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
+          [...key.parameters, range.fromHour, range.toHour],
+        ),
+      ]);
+      const compacted: HourlyRollup[] = [];
+      for (const [hourly] of days) decodeHours(hourly, range.fromHour, range.toHour, compacted);
+      return mergeRuns(compacted, hot.map(toHourly));
     },
 
     /**
-     * A subject's days of one field (UTC), oldest first, folded from the hourly rows in SQL: counts and sums add,
-     * extremes widen, and since hours do not overlap a day's first value is its earliest hour's first and its last
-     * value its latest hour's last (two key lookups per day). `hourStart` is the day's start. A group by in the
-     * store returns 365 rows for a year instead of 8,760.
+     * A subject's days of one field (UTC), oldest first; `range.fromHour` is a day's start. A compacted day answers
+     * with its own figures (its hours only when `toHour` cuts it); the hourly rows are folded in SQL, as counts and
+     * sums add, extremes widen, and since hours do not overlap a day's first value is its earliest hour's first and
+     * its last value its latest hour's last (two key lookups per day). The two are merged day by day (the hourly
+     * rows of a compacted day are late messages). `hourStart` is the day's start.
      */
-    async days(subject: SeriesSubject, range: RollupRange): Promise<HourlyRollup[]> {
+    async days(subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> {
       const key = keyOf(subject, range);
       const [f, l] = [keyOf(subject, range, 'f.'), keyOf(subject, range, 'l.')];
-      const rows = await query<FiguresRow>(
-        `select d.day_start, d.count, d.min, d.max, d.sum, f.first, f.first_ts, l.last, l.last_ts
-         from (select (hour_start / 86400) * 86400 as day_start, sum(count) as count, min(min) as min, max(max) as max, sum(sum) as sum,
-                      min(hour_start) as first_hour, max(hour_start) as last_hour
-               from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? group by hour_start / 86400) d
-         join ${key.table} f on ${f.where} and f.hour_start = d.first_hour
-         join ${key.table} l on ${l.where} and l.hour_start = d.last_hour
-         order by d.day_start`,
-        [...key.parameters, range.fromHour, range.toHour, ...f.parameters, ...l.parameters],
-      );
-      return rows.map(toHourly);
+      const [days, hot] = await Promise.all([
+        query<[...FiguresRow, Uint8Array | null]>(
+          `select day_start, count, min, max, sum, first, first_ts, last, last_ts, case when day_start + ${lastHourOfDay} > ? then hourly end
+           from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
+          [range.toHour, ...key.parameters, range.fromHour, range.toHour],
+        ),
+        query<FiguresRow>(
+          `select d.day_start, d.count, d.min, d.max, d.sum, f.first, f.first_ts, l.last, l.last_ts
+           from (select (hour_start / 86400) * 86400 as day_start, sum(count) as count, min(min) as min, max(max) as max, sum(sum) as sum,
+                        min(hour_start) as first_hour, max(hour_start) as last_hour
+                 from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? group by hour_start / 86400) d
+           join ${key.table} f on ${f.where} and f.hour_start = d.first_hour
+           join ${key.table} l on ${l.where} and l.hour_start = d.last_hour
+           order by d.day_start`,
+          [...key.parameters, range.fromHour, range.toHour, ...f.parameters, ...l.parameters],
+        ),
+      ]);
+      const compacted = days.flatMap(([dayStart, ...rest]) => {
+        const hourly = rest.pop() as Uint8Array | null;
+        if (hourly === null) return [toHourly([dayStart, ...(rest as number[])] as FiguresRow)];
+        // The day `toHour` cuts: only its hours up to there (none, when its first reading came later).
+        return foldInto(daySeconds, decodeHours(hourly, -Infinity, range.toHour));
+      });
+      return mergeRuns(compacted, hot.map(toHourly));
     },
 
-    /** How many points each bucket would give (see RollupCounts); raw counted from `rawFromHour` on. */
+    /**
+     * How many points each bucket would give (see RollupCounts); raw counted from `rawFromHour` on. Counted per
+     * day over both tiers: a compacted day by its columns, or by its hours where the range or `rawFromHour` cuts
+     * it. An hour both compacted and late in the hourly table counts twice (an upper bound, as raw counts are).
+     */
     async counts(subject: SeriesSubject, range: RollupRange, rawFromHour: number): Promise<RollupCounts> {
       const key = keyOf(subject, range);
-      const [row] = await query<[number | string, number | string, number | string | null]>(
-        `select count(*) as hours, count(distinct hour_start / 86400) as days,
-                sum(case when hour_start >= ? then count else 1 end) as raw
-         from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ?`,
-        [rawFromHour, ...key.parameters, range.fromHour, range.toHour],
-      );
-      return { hours: Number(row?.[0] ?? 0), days: Number(row?.[1] ?? 0), rawPoints: Number(row?.[2] ?? 0) };
+      const cut = `day_start < ? or day_start + ${lastHourOfDay} > ? or (day_start < ? and day_start + ${lastHourOfDay} >= ?)`;
+      const [days, hot] = await Promise.all([
+        query<[number, number, number, Uint8Array | null]>(
+          `select day_start, hours, count, case when ${cut} then hourly end
+           from ${key.days} where ${key.where} and day_start >= ? and day_start <= ?`,
+          [range.fromHour, range.toHour, rawFromHour, rawFromHour, ...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
+        ),
+        query<[number | string, number | string, number | string]>(
+          `select hour_start / 86400, count(*), sum(case when hour_start >= ? then count else 1 end)
+           from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? group by hour_start / 86400`,
+          [rawFromHour, ...key.parameters, range.fromHour, range.toHour],
+        ),
+      ]);
+      const perDay = new Map<number, { hours: number; raw: number }>();
+      const add = (day: number, hours: number, raw: number) => {
+        const counted = perDay.get(day);
+        if (counted) {
+          counted.hours += hours;
+          counted.raw += raw;
+        } else if (hours > 0) perDay.set(day, { hours, raw });
+      };
+      for (const [dayStart, hours, count, hourly] of days) {
+        const day = Number(dayStart) / daySeconds;
+        if (hourly === null) add(day, Number(hours), Number(dayStart) >= rawFromHour ? Number(count) : Number(hours));
+        else {
+          const inRange = decodeHours(hourly, range.fromHour, range.toHour);
+          add(
+            day,
+            inRange.length,
+            inRange.reduce((raw, hour) => raw + (hour.hourStart >= rawFromHour ? hour.count : 1), 0),
+          );
+        }
+      }
+      for (const [day, hours, raw] of hot) add(Number(day), Number(hours), Number(raw));
+      let hours = 0;
+      let rawPoints = 0;
+      for (const counted of perDay.values()) {
+        hours += counted.hours;
+        rawPoints += counted.raw;
+      }
+      return { hours, days: perDay.size, rawPoints };
     },
 
     /**
@@ -118,8 +180,12 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       type RawRow = [number, string | null, string | null];
       const toMessage = ([tsmTs, member, body]: RawRow): RawMessage => ({ tsmTs: Number(tsmTs), value: numberOfJson(member), body });
       if ('tuid' in subject) {
+        // The primary key's order (tuid, tsm_ts, tsm_id, fingerprint). SQLite sorts again when `fingerprint` is named
+        // (a temporary B-tree for the last term, a third of the read) though its key scan already gives that order;
+        // PostgreSQL merges week partitions and needs it named.
+        const thingRawOrder = sqlite ? 'tsm_ts, tsm_id' : 'tsm_ts, fingerprint';
         const rows = await query<RawRow>(
-          `select ${columns} from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ? order by tsm_ts, fingerprint limit ?`,
+          `select ${columns} from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ? order by ${thingRawOrder} limit ?`,
           [...columnParameters, subject.tuid, read.from, read.to, read.tsmId, read.limit],
         );
         return rows.map(toMessage);
@@ -143,19 +209,26 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
     },
 
     /**
-     * Deletes at most `limit` hourly rollup rows (things' and groups') of an organization whose hour starts before
-     * `beforeHourStart`; answers how many went. For the retention sweep, which calls it until it answers 0.
+     * Deletes at most `limit` rollup rows (things' and groups', hourly and compacted days) of an organization for
+     * hours starting before `beforeHourStart` (a compacted day once all its hours are); answers how many went. For
+     * the retention sweep, which calls it until it answers 0.
      */
     async expire(organizationId: string, beforeHourStart: number, limit: number): Promise<number> {
-      const groups = await sql`delete from group_rollups where (organization_id, group_id, tsm_id, field, hour_start) in (
-          select organization_id, group_id, tsm_id, field, hour_start from group_rollups
-          where organization_id = ${organizationId} and hour_start < ${beforeHourStart} limit ${limit})`.execute(db);
-      const removed = Number(groups.numAffectedRows ?? 0);
-      if (removed >= limit) return removed;
-      const things = await sql`delete from thing_rollups where (tuid, tsm_id, field, hour_start) in (
-          select tuid, tsm_id, field, hour_start from thing_rollups
-          where organization_id = ${organizationId} and hour_start < ${beforeHourStart} limit ${limit - removed})`.execute(db);
-      return removed + Number(things.numAffectedRows ?? 0);
+      let removed = 0;
+      for (const tables of [groupRollupTables, thingRollupTables]) {
+        for (const [table, start, before] of [
+          [tables.days, 'day_start', beforeHourStart - daySeconds + 1],
+          [tables.hours, 'hour_start', beforeHourStart],
+        ] as const) {
+          if (removed >= limit) return removed;
+          const key = [...tables.key, start].join(', ');
+          const result = await sql`delete from ${sql.table(table)} where (${sql.raw(key)}) in (
+              select ${sql.raw(key)} from ${sql.table(table)}
+              where organization_id = ${organizationId} and ${sql.ref(start)} < ${before} limit ${limit - removed})`.execute(db);
+          removed += Number(result.numAffectedRows ?? 0);
+        }
+      }
+      return removed;
     },
   };
 }

@@ -26,6 +26,8 @@ export interface Schema {
   rate_counts: RateCountsTable;
   thing_rollups: ThingRollupsTable;
   group_rollups: GroupRollupsTable;
+  thing_rollup_days: ThingRollupDaysTable;
+  group_rollup_days: GroupRollupDaysTable;
 }
 
 export interface OrganizationsTable {
@@ -261,5 +263,34 @@ export interface ThingRollupsTable extends RollupFiguresColumns {
 export interface GroupRollupsTable extends RollupFiguresColumns {
   organization_id: string;
   /** The group at arrival; `unassigned` for things in no group. */
+  group_id: string;
+}
+
+/** A compacted UTC day of a series (migration 0017): the day's figures, and its hours packed in `hourly`. */
+export interface RollupDayColumns {
+  tsm_id: number;
+  field: string;
+  /** Unix seconds, a multiple of 86400 (UTC). */
+  day_start: number;
+  /** Hours of the day with readings (entries of `hourly`). */
+  hours: number;
+  count: number;
+  min: number;
+  max: number;
+  sum: number;
+  first: number;
+  first_ts: number;
+  last: number;
+  last_ts: number;
+  hourly: Uint8Array;
+}
+
+export interface ThingRollupDaysTable extends RollupDayColumns {
+  tuid: string;
+  organization_id: string;
+}
+
+export interface GroupRollupDaysTable extends RollupDayColumns {
+  organization_id: string;
   group_id: string;
 }

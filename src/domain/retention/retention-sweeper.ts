@@ -13,6 +13,7 @@ export const retentionSweepLease = 'retention-sweep';
 export type ExpireRollups = (organizationId: string, beforeHourStart: number, limit: number) => Promise<number>;
 const rollupStepRows = 2000;
 const hourMs = 3_600_000;
+const dayMs = 86_400_000;
 
 export interface RetentionSweeperDeps {
   store: Store;
@@ -31,7 +32,8 @@ export interface RetentionSweeperDeps {
 
 /**
  * The retention sweep (SPEC section 9), every RETENTION_SWEEP_INTERVAL_S on one instance at a time: raw messages
- * past their organization's retention (by arrival), rollups past theirs, dead letters past
+ * past their organization's retention (by arrival), rollups past theirs (and the hourly rollups of days that are
+ * over compacted into days), dead letters past
  * DEAD_LETTER_RETENTION_DAYS, command history with the raw messages (installation history is kept: it is small and
  * a thing's history must never be empty). The store does the removing in small steps (RetentionExpiry), so the
  * sweep never holds ingest or reads. Sweeps never overlap on one instance: a sweep asked for while one runs
@@ -94,6 +96,7 @@ export class RetentionSweeper {
     const report: SweepReport = {
       messages: 0,
       rollups: 0,
+      rollupRowsCompacted: 0,
       deadLetters: 0,
       commandHistory: 0,
       partitionsDropped: 0,
@@ -129,6 +132,8 @@ export class RetentionSweeper {
     for (const target of targets) report.commandHistory += await expiry.expireCommandHistory(target.organizationId, target.before, signal);
 
     report.rollups = await this.expireRollups(organizations, now);
+    // Days that ended an hour ago or more: readings still arriving for the last hour of a day are rarely late.
+    report.rollupRowsCompacted = await expiry.compactRollups(Math.floor((now - hourMs) / dayMs) * (dayMs / 1000), signal);
     const deadLettersBefore = retentionHorizon(defaults.deadLetterRetentionDays, now);
     if (deadLettersBefore !== null) report.deadLetters = await expiry.expireDeadLetters(deadLettersBefore, signal);
     report.pagesReclaimed = await expiry.reclaimSpace(signal);

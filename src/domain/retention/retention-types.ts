@@ -26,12 +26,19 @@ export interface RetentionExpiry {
   expireCommandHistory(organizationId: string, before: number, signal?: AbortSignal): Promise<number>;
   /** SQLite: returns freed pages to the file system (incremental vacuum); answers the pages returned. */
   reclaimSpace(signal?: AbortSignal): Promise<number>;
+  /**
+   * Folds the hourly rollups of UTC days starting before `beforeDayStart` (Unix seconds) into compacted days (one
+   * row per series and day, which long series read); answers the hourly rows it went through.
+   */
+  compactRollups(beforeDayStart: number, signal?: AbortSignal): Promise<number>;
 }
 
 /** What one sweep did, for metrics and the log. */
 export interface SweepReport {
   messages: number;
   rollups: number;
+  /** Hourly rollup rows the compaction went through (those of days that are over were folded into days). */
+  rollupRowsCompacted: number;
   deadLetters: number;
   commandHistory: number;
   partitionsDropped: number;

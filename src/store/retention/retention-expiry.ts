@@ -7,10 +7,13 @@ import {
   messagePartitionsAheadMs,
 } from './message-partitions.js';
 import { deleteOrganizationMessages, deletePostgresCommandHistory, deletePostgresDeadLetters } from './postgres-expiry.js';
+import { compactPostgresRollups } from '../rollups/rollup-compaction-postgres.js';
 import type { SqliteExpiryJob } from './sqlite-expiry.js';
 
 /** Rows one SQLite step removes: about a millisecond or two of the writer's time each, between ingest batches. */
 export const sqliteExpiryStepRows = 1000;
+/** Hourly rollup rows one compaction step goes through (a SQLite step: a few milliseconds of the writer). */
+const rollupCompactionStepRows = 2000;
 /** Pages (4 kB) one incremental vacuum step returns. */
 const reclaimStepPages = 2000;
 
@@ -46,6 +49,7 @@ export function retentionExpiry(database: Database, writer: { expire?: (job: Sql
     expireDeadLetters: (before, signal) => deletePostgresDeadLetters(db, before, signal),
     expireCommandHistory: (organizationId, before, signal) => deletePostgresCommandHistory(db, organizationId, before, signal),
     reclaimSpace: async () => 0,
+    compactRollups: (beforeDayStart, signal) => compactPostgresRollups(db, beforeDayStart, rollupCompactionStepRows, signal),
   };
 }
 
@@ -84,5 +88,17 @@ function sqliteRetentionExpiry(expire: (job: SqliteExpiryJob) => Promise<number>
     expireCommandHistory: (organizationId, before, signal) =>
       repeat(() => ({ kind: 'commandHistory', organizationId, before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows, signal),
     reclaimSpace: (signal) => repeat(() => ({ kind: 'reclaim', pages: reclaimStepPages }), reclaimStepPages, signal),
+    compactRollups: (beforeDayStart, signal) => {
+      let restart = true;
+      return repeat(
+        () => {
+          const job = { kind: 'compactRollups' as const, beforeDayStart, limit: rollupCompactionStepRows, restart };
+          restart = false;
+          return job;
+        },
+        rollupCompactionStepRows,
+        signal,
+      );
+    },
   };
 }

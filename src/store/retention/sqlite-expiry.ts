@@ -1,4 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
+import { prepareSqliteCompaction } from '../rollups/rollup-compaction-sqlite.js';
 
 /**
  * One small step of the retention sweep on SQLite. Each runs as one short transaction in the uplink writer thread
@@ -14,7 +15,9 @@ export type SqliteExpiryJob =
   /** Command requests of one organization sent before `before`, with their items. */
   | { kind: 'commandHistory'; organizationId: string; before: number; limit: number }
   /** Returns up to `pages` free pages to the file system (incremental vacuum; nothing on a store without it). */
-  | { kind: 'reclaim'; pages: number };
+  | { kind: 'reclaim'; pages: number }
+  /** Not expiry but the same kind of upkeep: one step of rollup compaction (rollups/rollup-compaction-sqlite.ts). */
+  | { kind: 'compactRollups'; beforeDayStart: number; limit: number; restart: boolean };
 
 export type SqliteExpiry = (job: SqliteExpiryJob) => number;
 
@@ -44,6 +47,7 @@ export function prepareSqliteExpiry(connection: SqliteDatabase.Database): Sqlite
   });
   const freePages = connection.prepare('pragma freelist_count').pluck();
   const autoVacuum = connection.prepare('pragma auto_vacuum').pluck();
+  const compactRollups = prepareSqliteCompaction(connection);
 
   return (job) => {
     switch (job.kind) {
@@ -62,6 +66,8 @@ export function prepareSqliteExpiry(connection: SqliteDatabase.Database): Sqlite
         connection.pragma(`incremental_vacuum(${Math.max(1, Math.floor(job.pages))})`);
         return before - (freePages.get() as number);
       }
+      case 'compactRollups':
+        return compactRollups(job);
     }
   };
 }

@@ -1,0 +1,32 @@
+/**
+ * The two families of rollup tables, hourly (migration 0011) and compacted days (migration 0017), described once for
+ * the code that treats them alike (compaction, expiry): a series' key columns, the columns carried beside them, and
+ * the tables' names.
+ */
+export interface RollupTables {
+  hours: 'thing_rollups' | 'group_rollups';
+  days: 'thing_rollup_days' | 'group_rollup_days';
+  /** The columns naming one series (a field of a message id of a thing or group), in key order. */
+  key: readonly string[];
+  /** Columns carried by each row but not in the key (a thing's organization, for expiry). */
+  carried: readonly string[];
+}
+
+export const thingRollupTables: RollupTables = {
+  hours: 'thing_rollups',
+  days: 'thing_rollup_days',
+  key: ['tuid', 'tsm_id', 'field'],
+  carried: ['organization_id'],
+};
+
+export const groupRollupTables: RollupTables = {
+  hours: 'group_rollups',
+  days: 'group_rollup_days',
+  key: ['organization_id', 'group_id', 'tsm_id', 'field'],
+  carried: [],
+};
+
+export const rollupTableFamilies = [thingRollupTables, groupRollupTables] as const;
+
+/** The figure columns, in the order the hourly codec packs them after hour_start. */
+export const figureColumns = ['count', 'min', 'max', 'sum', 'first', 'first_ts', 'last', 'last_ts'] as const;

@@ -1,0 +1,170 @@
+/**
+ * Compaction of the hourly rollups into days (migration 0017): every read answers the same before and after, a
+ * late message for a compacted day is merged at read time and folded by the next compaction, and expiry and release
+ * take compacted days too. On both stores.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { systemClock } from '../../src/domain/clock.js';
+import { createOrganization } from '../../src/domain/identity/identity-service.js';
+import type { RollupRange, SeriesSubject } from '../../src/domain/series/series-types.js';
+import { parseUplink } from '../../src/ingest/parse-uplink.js';
+import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { retentionExpiry } from '../../src/store/retention/retention-expiry.js';
+import { cleanupStores, openMigratedStore, storeTargets } from '../helpers/databases.js';
+
+after(cleanupStores);
+
+const hour = 3600;
+const day = 86_400;
+const d0 = 1_790_035_200 - (1_790_035_200 % day);
+const records = (messages: Record<string, unknown>[]) =>
+  parseUplink(JSON.stringify(messages), { organizationId: 'acme', gatewayTuid: 'GW', source: 'test', client: null, receivedAt: Date.now() })
+    .records;
+// Quarters are exact in binary: sums come out the same whichever order they are added in.
+const reading = (tuid: string, tsmTs: number, value: number) => ({ tsmId: 12100, tsmTs, tsmTuid: tuid, temp: value / 4 });
+
+async function storeWith(url: string) {
+  const { database, store } = await openMigratedStore(url);
+  await createOrganization({ store, clock: systemClock }, { name: 'acme', id: 'acme' });
+  const commit = ingestBatchWriter(database);
+  const expiry = retentionExpiry(database, commit);
+  const rows = async (table: 'thing_rollups' | 'thing_rollup_days' | 'group_rollup_days') =>
+    Number(
+      (
+        await database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    store,
+    rows,
+    commit: (messages: Record<string, unknown>[]) => commit(records(messages), []),
+    compact: (beforeDayStart: number) => expiry.compactRollups(beforeDayStart),
+    close: async () => {
+      await commit.close();
+      await database.close();
+    },
+  };
+}
+
+type Store = Awaited<ReturnType<typeof storeWith>>['store'];
+
+/** Every rollup read of a subject over ranges that cut days at both ends and at the raw boundary. */
+async function everyRead(store: Store, subject: SeriesSubject) {
+  const ranges: RollupRange[] = [
+    { tsmId: 12100, field: 'temp', fromHour: d0, toHour: d0 + 3 * day },
+    { tsmId: 12100, field: 'temp', fromHour: d0 + 5 * hour, toHour: d0 + day + 7 * hour },
+  ];
+  const reads = [];
+  for (const range of ranges) {
+    reads.push(await store.rollups.hours(subject, range));
+    reads.push(await store.rollups.days(subject, { ...range, fromHour: range.fromHour - (range.fromHour % day) }));
+    for (const rawFrom of [0, d0 + day + 3 * hour, d0 + 10 * day]) reads.push(await store.rollups.counts(subject, range, rawFrom));
+  }
+  return reads;
+}
+
+for (const target of storeTargets) {
+  describe(`rollup compaction on ${target.name}`, { skip: target.skip }, () => {
+    test('reads answer the same after the days that are over are compacted, across compaction pages', async () => {
+      const s = await storeWith(await target.createUrl());
+      try {
+        // 110 things with every hour of two days (more rows than one compaction page), and the third day begun.
+        const things = Array.from({ length: 110 }, (_, i) => `C-${String(i).padStart(3, '0')}`);
+        for (const tuid of things) {
+          const messages = [];
+          for (let h = 0; h < 50; h++) messages.push(reading(tuid, d0 + h * hour + (h % 7) * 60, (h * 13 + tuid.length) % 40));
+          messages.push(reading(tuid, d0 + 5 * hour + 30, -3));
+          await s.commit(messages);
+        }
+        const subjects: SeriesSubject[] = [{ tuid: 'C-000' }, { tuid: 'C-109' }, { organizationId: 'acme', groupId: null }];
+        const before = await Promise.all(subjects.map((subject) => everyRead(s.store, subject)));
+        const hourly = await s.rows('thing_rollups');
+
+        const scanned = await s.compact(d0 + 2 * day);
+        assert.ok(scanned >= hourly, `the pass went through every hourly row (${scanned} of ${hourly})`);
+        assert.equal(await s.rows('thing_rollups'), things.length * 2, 'the third day’s two hours stay hourly');
+        assert.equal(await s.rows('thing_rollup_days'), things.length * 2);
+        assert.equal(await s.rows('group_rollup_days'), 2);
+        assert.deepEqual(await Promise.all(subjects.map((subject) => everyRead(s.store, subject))), before);
+        // A second pass finds nothing left to fold and changes nothing.
+        await s.compact(d0 + 2 * day);
+        assert.equal(await s.rows('thing_rollup_days'), things.length * 2);
+        assert.deepEqual(await Promise.all(subjects.map((subject) => everyRead(s.store, subject))), before);
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('a late message for a compacted day corrects its hour and day at once, and the next compaction folds it in', async () => {
+      const s = await storeWith(await target.createUrl());
+      try {
+        await s.commit([reading('L-1', d0 + hour + 10, 8), reading('L-1', d0 + hour + 20, 12), reading('L-1', d0 + 9 * hour, 4)]);
+        await s.compact(d0 + day);
+        assert.equal(await s.rows('thing_rollups'), 0);
+        // A range that ends before the compacted day's first reading has nothing of it.
+        const early = { tsmId: 12100, field: 'temp', fromHour: d0, toHour: d0 + 1800 };
+        assert.deepEqual(await s.store.rollups.days({ tuid: 'L-1' }, early), []);
+        assert.deepEqual(await s.store.rollups.hours({ tuid: 'L-1' }, early), []);
+        assert.deepEqual(await s.store.rollups.counts({ tuid: 'L-1' }, early, 0), { hours: 0, days: 0, rawPoints: 0 });
+        // Late: earlier than the hour's first, a new low, and an hour the day did not have.
+        await s.commit([reading('L-1', d0 + hour + 5, -8), reading('L-1', d0 + 3 * hour, 40)]);
+        const range = { tsmId: 12100, field: 'temp', fromHour: d0, toHour: d0 + day };
+        const expectedHours = [
+          { hourStart: d0 + hour, count: 3, min: -2, max: 3, sum: 3, first: -2, firstTs: d0 + hour + 5, last: 3, lastTs: d0 + hour + 20 },
+          {
+            hourStart: d0 + 3 * hour,
+            count: 1,
+            min: 10,
+            max: 10,
+            sum: 10,
+            first: 10,
+            firstTs: d0 + 3 * hour,
+            last: 10,
+            lastTs: d0 + 3 * hour,
+          },
+          { hourStart: d0 + 9 * hour, count: 1, min: 1, max: 1, sum: 1, first: 1, firstTs: d0 + 9 * hour, last: 1, lastTs: d0 + 9 * hour },
+        ];
+        const expectedDay = [
+          { hourStart: d0, count: 5, min: -2, max: 10, sum: 14, first: -2, firstTs: d0 + hour + 5, last: 1, lastTs: d0 + 9 * hour },
+        ];
+        const check = async () => {
+          assert.deepEqual(await s.store.rollups.hours({ tuid: 'L-1' }, range), expectedHours);
+          assert.deepEqual(await s.store.rollups.days({ tuid: 'L-1' }, range), expectedDay);
+          assert.deepEqual(await s.store.rollups.counts({ tuid: 'L-1' }, range, 0), { hours: 4, days: 1, rawPoints: 5 });
+        };
+        await check();
+        await s.compact(d0 + day);
+        assert.equal(await s.rows('thing_rollups'), 0);
+        assert.deepEqual(await s.store.rollups.counts({ tuid: 'L-1' }, range, 0), { hours: 3, days: 1, rawPoints: 5 });
+        assert.deepEqual(await s.store.rollups.hours({ tuid: 'L-1' }, range), expectedHours);
+        assert.deepEqual(await s.store.rollups.days({ tuid: 'L-1' }, range), expectedDay);
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('expiry removes a compacted day once all its hours are past, and releasing a thing removes its days', async () => {
+      const s = await storeWith(await target.createUrl());
+      try {
+        await s.commit([reading('E-1', d0 + hour, 4), reading('E-1', d0 + day + hour, 8)]);
+        await s.compact(d0 + 2 * day);
+        const range = { tsmId: 12100, field: 'temp', fromHour: d0, toHour: d0 + 2 * day };
+        // Mid-way through the second day: the first day goes (thing and group), the second stays whole.
+        assert.equal(await s.store.rollups.expire('acme', d0 + day + 5 * hour, 100), 2);
+        assert.deepEqual(
+          (await s.store.rollups.hours({ tuid: 'E-1' }, range)).map((h) => h.hourStart),
+          [d0 + day + hour],
+        );
+        assert.ok(await s.store.things.release('acme', 'E-1'));
+        assert.equal(await s.rows('thing_rollup_days'), 0);
+        assert.equal(await s.rows('group_rollup_days'), 1, 'a group keeps its history');
+      } finally {
+        await s.close();
+      }
+    });
+  });
+}
