@@ -128,7 +128,11 @@ export async function seedLifecycle(database: Database, shape: LifecycleSeedShap
     if (shape.compact) {
       // As the retention sweep would have done on a store that grew over a year: days that are over, compacted.
       const compactStarted = performance.now();
-      const scanned = await retentionExpiry(database, commit).compactRollups(Math.floor((Date.now() / 1000 - 3600) / 86_400) * 86_400);
+      const nowS = Date.now() / 1000;
+      const scanned = await retentionExpiry(database, commit).compactRollups({
+        rawBefore: Math.floor((nowS - 300) / 3600) * 3600,
+        hourlyBefore: Math.floor((nowS - 3600) / 86_400) * 86_400,
+      });
       log(
         `seeding: compacted ${scanned.toLocaleString('en-US')} hourly rollup rows in ${((performance.now() - compactStarted) / 1000).toFixed(0)} s`,
       );

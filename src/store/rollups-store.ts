@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { HourlyRollup, RawMessage, RollupCounts, RollupRange, SeriesSubject } from '../domain/series/series-types.js';
 import { shownGroupId } from '../domain/groups/unassigned-group.js';
-import { foldInto, mergeRuns } from '../domain/series/rollup-merge.js';
-import { daySeconds, directReadMaxBodyLength } from '../domain/series/rollup-rules.js';
+import { foldInto, hoursOfReadings, mergeRuns } from '../domain/series/rollup-merge.js';
+import { daySeconds, directReadMaxBodyLength, hourSeconds, rawReadOf, rawValueOf } from '../domain/series/rollup-rules.js';
 import { withPlaceholders } from './portable-sql.js';
 import { decodeHours } from './rollups/hourly-codec.js';
 import { groupRollupTables, thingRollupTables } from './rollups/rollup-tables.js';
@@ -14,6 +14,19 @@ export type RollupsStore = ReturnType<typeof rollupsStore>;
 
 const figures = 'hour_start, count, min, max, sum, first, first_ts, last, last_ts';
 type FiguresRow = [number, number, number, number, number, number, number, number, number];
+
+/** A statement of a read plan, with `?` placeholders. */
+interface Statement {
+  text: string;
+  parameters: readonly unknown[];
+}
+/** A read of several statements (see inSnapshot): yields each statement and is given its rows. */
+type Plan<T> = Generator<Statement, T, unknown[][]>;
+
+/** One statement of a plan; its rows typed as the caller selected them. */
+function* select<Row extends unknown[]>(text: string, parameters: readonly unknown[]): Generator<Statement, Row[], unknown[][]> {
+  return (yield { text, parameters }) as Row[];
+}
 /** Seconds from a day's start to its last hour's start. */
 const lastHourOfDay = 82_800;
 const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * size;
@@ -35,13 +48,115 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
   };
 
   /**
-   * Runs a read with `?` placeholders: a prepared statement on SQLite, the query builder's raw SQL on PostgreSQL.
-   * Each row comes as an array of its columns, in the order selected.
+   * Runs a read plan (a generator yielding statements with `?` placeholders and receiving each one's rows, every row
+   * an array of its columns in the order selected) so that all its statements see one state of the store: the
+   * compaction moves rows between the tiers (raw, hourly, days) and a read that met the store half before and half
+   * after a step would count them twice or not at all. SQLite: prepared statements in one read transaction, run
+   * whole and synchronously on the main connection. Otherwise (PostgreSQL, or SQLite while the connection is in
+   * another transaction): one transaction of the query builder, REPEATABLE READ on PostgreSQL.
    */
-  async function query<Row extends unknown[]>(text: string, parameters: readonly unknown[]): Promise<Row[]> {
-    const direct = directReads?.statement<Row>(text, 'arrays');
-    if (direct) return direct.all(...parameters);
-    return (await withPlaceholders<Record<string, unknown>>(text, parameters).execute(db)).rows.map((row) => Object.values(row) as Row);
+  async function inSnapshot<T>(plan: () => Plan<T>): Promise<T> {
+    const direct = directReads?.snapshot((all) => {
+      const steps = plan();
+      let step = steps.next();
+      while (!step.done) step = steps.next(all(step.value.text, step.value.parameters));
+      return step.value;
+    });
+    if (direct) return direct.value;
+    const transaction = sqlite ? db.transaction() : db.transaction().setIsolationLevel('repeatable read');
+    return transaction.execute(async (trx) => {
+      const steps = plan();
+      let step = steps.next();
+      while (!step.done) {
+        const { rows } = await withPlaceholders<Record<string, unknown>>(step.value.text, step.value.parameters).execute(trx);
+        step = steps.next(rows.map((row) => Object.values(row)));
+      }
+      return step.value;
+    });
+  }
+
+  /**
+   * A subject's stored messages of one id with tsmTs in [from, to], oldest first, at most `limit`. With
+   * `field` (a name rawReadOf calls direct) the store reads the member itself from messages shorter than
+   * directReadMaxBodyLength, a number or null, and returns the body of longer ones only; without, every body.
+   * A group's messages are those that arrived while their thing was in it (`messages.group_id`), found through
+   * the organization's things (one key range each: the messages table has no index by group).
+   */
+  function* rawMessagesPlan(
+    subject: SeriesSubject,
+    read: { tsmId: number; field: string | null; from: number; to: number; limit: number },
+  ): Plan<RawMessage[]> {
+    const m = 'tuid' in subject ? '' : 'm.';
+    let columns = `${m}tsm_ts, null, ${m}body`;
+    const columnParameters: unknown[] = [];
+    if (read.field !== null) {
+      // PostgreSQL's JSON parser refuses an escaped NUL character (`\u0000`, valid JSON): such a body is parsed.
+      const short = sqlite
+        ? `length(${m}body) < ${directReadMaxBodyLength}`
+        : `length(${m}body) < ${directReadMaxBodyLength} and strpos(${m}body, '\\u0000') = 0`;
+      // The member as JSON text (`21.5`, `true`, `"x"`): one parse per row; numberOfJson keeps the numbers.
+      const member = sqlite ? `${m}body -> ?` : `(${m}body::json -> ?::text)::text`;
+      columns = `${m}tsm_ts, case when ${short} then ${member} end, case when ${short} then null else ${m}body end`;
+      columnParameters.push(sqlite ? `$."${read.field}"` : read.field);
+    }
+    type RawRow = [number, string | null, string | null];
+    const toMessage = ([tsmTs, member, body]: RawRow): RawMessage => ({ tsmTs: Number(tsmTs), value: numberOfJson(member), body });
+    if ('tuid' in subject) {
+      // The primary key's order (tuid, tsm_ts, tsm_id, fingerprint). SQLite sorts again when `fingerprint` is named
+      // (a temporary B-tree for the last term, a third of the read) though its key scan already gives that order;
+      // PostgreSQL merges week partitions and needs it named.
+      const thingRawOrder = sqlite ? 'tsm_ts, tsm_id' : 'tsm_ts, fingerprint';
+      const rows = yield* select<RawRow>(
+        `select ${columns} from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ? order by ${thingRawOrder} limit ?`,
+        [...columnParameters, subject.tuid, read.from, read.to, read.tsmId, read.limit],
+      );
+      return rows.map(toMessage);
+    }
+    const group = subject.groupId === null ? 'm.group_id is null' : 'm.group_id = ?';
+    const rows = yield* select<RawRow>(
+      `select ${columns} from things t join messages m on m.tuid = t.tuid
+       where t.organization_id = ? and m.organization_id = t.organization_id and m.tsm_ts >= ? and m.tsm_ts <= ? and m.tsm_id = ? and ${group}
+       order by m.tsm_ts, m.tuid, m.fingerprint limit ?`,
+      [
+        ...columnParameters,
+        subject.organizationId,
+        read.from,
+        read.to,
+        read.tsmId,
+        ...(subject.groupId === null ? [] : [subject.groupId]),
+        read.limit,
+      ],
+    );
+    return rows.map(toMessage);
+  }
+
+  /**
+   * The hourly buckets of a thing's field from its raw messages, for the hours at and after its rollup watermark
+   * (migration 0018) that lie in the range: those are not in its stored rollups yet. Groups have none (their
+   * rollups are all written at ingest).
+   */
+  function* rawTail(subject: SeriesSubject, range: RollupRange): Plan<readonly HourlyRollup[]> {
+    if (!('tuid' in subject)) return [];
+    const read = rawReadOf(range.field);
+    const [row] = yield* select<[number | string]>('select rollup_watermark from things where tuid = ?', [subject.tuid]);
+    if (!row || read === 'none') return [];
+    const from = Math.max(range.fromHour, Number(row[0]));
+    // Every message of the last bucket the range holds (the hour `toHour` is in); tsmTs may have a fraction.
+    const to = floorTo(range.toHour, hourSeconds) + hourSeconds - 1e-6;
+    if (from > to) return [];
+    const messages = yield* rawMessagesPlan(subject, {
+      tsmId: range.tsmId,
+      field: read === 'direct' ? range.field : null,
+      from,
+      to,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    const readings: { ts: number; value: number }[] = [];
+    for (const message of messages) {
+      const value = rawValueOf(message, range.field);
+      if (value !== null) readings.push({ ts: message.tsmTs, value });
+    }
+    return hoursOfReadings(readings);
   }
 
   return {
@@ -49,23 +164,21 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
      * A subject's hourly buckets of one field, oldest first: the hours of its compacted days (migration 0017) and its
      * hourly rows, a late hourly row merged into the compacted hour it shares.
      */
-    async hours(subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> {
-      const key = keyOf(subject, range);
-      const [days, hot] = await Promise.all([
-        query<[Uint8Array]>(`select hourly from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`, [
-          ...key.parameters,
-          floorTo(range.fromHour, daySeconds),
-          range.toHour,
-        ]),
-        query<FiguresRow>(
+    hours: (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
+      inSnapshot(function* () {
+        const key = keyOf(subject, range);
+        const days = yield* select<[Uint8Array]>(
+          `select hourly from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
+          [...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
+        );
+        const hot = yield* select<FiguresRow>(
           `select ${figures} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
           [...key.parameters, range.fromHour, range.toHour],
-        ),
-      ]);
-      const compacted: HourlyRollup[] = [];
-      for (const [hourly] of days) decodeHours(hourly, range.fromHour, range.toHour, compacted);
-      return mergeRuns(compacted, hot.map(toHourly));
-    },
+        );
+        const compacted: HourlyRollup[] = [];
+        for (const [hourly] of days) decodeHours(hourly, range.fromHour, range.toHour, compacted);
+        return mergeRuns(mergeRuns(compacted, hot.map(toHourly)), yield* rawTail(subject, range));
+      }),
 
     /**
      * A subject's days of one field (UTC), oldest first; `range.fromHour` is a day's start. A compacted day answers
@@ -74,16 +187,16 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
      * its last value its latest hour's last (two key lookups per day). The two are merged day by day (the hourly
      * rows of a compacted day are late messages). `hourStart` is the day's start.
      */
-    async days(subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> {
-      const key = keyOf(subject, range);
-      const [f, l] = [keyOf(subject, range, 'f.'), keyOf(subject, range, 'l.')];
-      const [days, hot] = await Promise.all([
-        query<[...FiguresRow, Uint8Array | null]>(
+    days: (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
+      inSnapshot(function* () {
+        const key = keyOf(subject, range);
+        const [f, l] = [keyOf(subject, range, 'f.'), keyOf(subject, range, 'l.')];
+        const days = yield* select<[...FiguresRow, Uint8Array | null]>(
           `select day_start, count, min, max, sum, first, first_ts, last, last_ts, case when day_start + ${lastHourOfDay} > ? then hourly end
            from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
           [range.toHour, ...key.parameters, range.fromHour, range.toHour],
-        ),
-        query<FiguresRow>(
+        );
+        const hot = yield* select<FiguresRow>(
           `select d.day_start, d.count, d.min, d.max, d.sum, f.first, f.first_ts, l.last, l.last_ts
            from (select (hour_start / 86400) * 86400 as day_start, sum(count) as count, min(min) as min, max(max) as max, sum(sum) as sum,
                         min(hour_start) as first_hour, max(hour_start) as last_hour
@@ -92,121 +205,73 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
            join ${key.table} l on ${l.where} and l.hour_start = d.last_hour
            order by d.day_start`,
           [...key.parameters, range.fromHour, range.toHour, ...f.parameters, ...l.parameters],
-        ),
-      ]);
-      const compacted = days.flatMap(([dayStart, ...rest]) => {
-        const hourly = rest.pop() as Uint8Array | null;
-        if (hourly === null) return [toHourly([dayStart, ...(rest as number[])] as FiguresRow)];
-        // The day `toHour` cuts: only its hours up to there (none, when its first reading came later).
-        return foldInto(daySeconds, decodeHours(hourly, -Infinity, range.toHour));
-      });
-      return mergeRuns(compacted, hot.map(toHourly));
-    },
+        );
+        const compacted = days.flatMap(([dayStart, ...rest]) => {
+          const hourly = rest.pop() as Uint8Array | null;
+          if (hourly === null) return [toHourly([dayStart, ...(rest as number[])] as FiguresRow)];
+          // The day `toHour` cuts: only its hours up to there (none, when its first reading came later).
+          return foldInto(daySeconds, decodeHours(hourly, -Infinity, range.toHour));
+        });
+        return mergeRuns(mergeRuns(compacted, hot.map(toHourly)), foldInto(daySeconds, yield* rawTail(subject, range)));
+      }),
 
     /**
      * How many points each bucket would give (see RollupCounts); raw counted from `rawFromHour` on. Counted per
      * day over both tiers: a compacted day by its columns, or by its hours where the range or `rawFromHour` cuts
      * it. An hour both compacted and late in the hourly table counts twice (an upper bound, as raw counts are).
      */
-    async counts(subject: SeriesSubject, range: RollupRange, rawFromHour: number): Promise<RollupCounts> {
-      const key = keyOf(subject, range);
-      const cut = `day_start < ? or day_start + ${lastHourOfDay} > ? or (day_start < ? and day_start + ${lastHourOfDay} >= ?)`;
-      const [days, hot] = await Promise.all([
-        query<[number, number, number, Uint8Array | null]>(
+    counts: (subject: SeriesSubject, range: RollupRange, rawFromHour: number): Promise<RollupCounts> =>
+      inSnapshot(function* () {
+        const key = keyOf(subject, range);
+        const cut = `day_start < ? or day_start + ${lastHourOfDay} > ? or (day_start < ? and day_start + ${lastHourOfDay} >= ?)`;
+        const days = yield* select<[number, number, number, Uint8Array | null]>(
           `select day_start, hours, count, case when ${cut} then hourly end
            from ${key.days} where ${key.where} and day_start >= ? and day_start <= ?`,
           [range.fromHour, range.toHour, rawFromHour, rawFromHour, ...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
-        ),
-        query<[number | string, number | string, number | string]>(
+        );
+        const hot = yield* select<[number | string, number | string, number | string]>(
           `select hour_start / 86400, count(*), sum(case when hour_start >= ? then count else 1 end)
            from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? group by hour_start / 86400`,
           [rawFromHour, ...key.parameters, range.fromHour, range.toHour],
-        ),
-      ]);
-      const perDay = new Map<number, { hours: number; raw: number }>();
-      const add = (day: number, hours: number, raw: number) => {
-        const counted = perDay.get(day);
-        if (counted) {
-          counted.hours += hours;
-          counted.raw += raw;
-        } else if (hours > 0) perDay.set(day, { hours, raw });
-      };
-      for (const [dayStart, hours, count, hourly] of days) {
-        const day = Number(dayStart) / daySeconds;
-        if (hourly === null) add(day, Number(hours), Number(dayStart) >= rawFromHour ? Number(count) : Number(hours));
-        else {
-          const inRange = decodeHours(hourly, range.fromHour, range.toHour);
-          add(
-            day,
-            inRange.length,
-            inRange.reduce((raw, hour) => raw + (hour.hourStart >= rawFromHour ? hour.count : 1), 0),
-          );
+        );
+        const perDay = new Map<number, { hours: number; raw: number }>();
+        const add = (day: number, hours: number, raw: number) => {
+          const counted = perDay.get(day);
+          if (counted) {
+            counted.hours += hours;
+            counted.raw += raw;
+          } else if (hours > 0) perDay.set(day, { hours, raw });
+        };
+        for (const [dayStart, hours, count, hourly] of days) {
+          const day = Number(dayStart) / daySeconds;
+          if (hourly === null) add(day, Number(hours), Number(dayStart) >= rawFromHour ? Number(count) : Number(hours));
+          else {
+            const inRange = decodeHours(hourly, range.fromHour, range.toHour);
+            add(
+              day,
+              inRange.length,
+              inRange.reduce((raw, hour) => raw + (hour.hourStart >= rawFromHour ? hour.count : 1), 0),
+            );
+          }
         }
-      }
-      for (const [day, hours, raw] of hot) add(Number(day), Number(hours), Number(raw));
-      let hours = 0;
-      let rawPoints = 0;
-      for (const counted of perDay.values()) {
-        hours += counted.hours;
-        rawPoints += counted.raw;
-      }
-      return { hours, days: perDay.size, rawPoints };
-    },
+        for (const [day, hours, raw] of hot) add(Number(day), Number(hours), Number(raw));
+        for (const hour of yield* rawTail(subject, range))
+          add(Math.floor(hour.hourStart / daySeconds), 1, hour.hourStart >= rawFromHour ? hour.count : 1);
+        let hours = 0;
+        let rawPoints = 0;
+        for (const counted of perDay.values()) {
+          hours += counted.hours;
+          rawPoints += counted.raw;
+        }
+        return { hours, days: perDay.size, rawPoints };
+      }),
 
     /**
-     * A subject's stored messages of one id with tsmTs in [from, to], oldest first, at most `limit`. With
-     * `field` (a name rawReadOf calls direct) the store reads the member itself from messages shorter than
-     * directReadMaxBodyLength, a number or null, and returns the body of longer ones only; without, every body.
-     * A group's messages are those that arrived while their thing was in it (`messages.group_id`), found through
-     * the organization's things (one key range each: the messages table has no index by group).
+     * A subject's stored messages of one id with tsmTs in [from, to], oldest first, at most `limit` (see
+     * rawMessagesPlan).
      */
-    async rawMessages(
-      subject: SeriesSubject,
-      read: { tsmId: number; field: string | null; from: number; to: number; limit: number },
-    ): Promise<RawMessage[]> {
-      const m = 'tuid' in subject ? '' : 'm.';
-      let columns = `${m}tsm_ts, null, ${m}body`;
-      const columnParameters: unknown[] = [];
-      if (read.field !== null) {
-        // PostgreSQL's JSON parser refuses an escaped NUL character (`\u0000`, valid JSON): such a body is parsed.
-        const short = sqlite
-          ? `length(${m}body) < ${directReadMaxBodyLength}`
-          : `length(${m}body) < ${directReadMaxBodyLength} and strpos(${m}body, '\\u0000') = 0`;
-        // The member as JSON text (`21.5`, `true`, `"x"`): one parse per row; numberOfJson keeps the numbers.
-        const member = sqlite ? `${m}body -> ?` : `(${m}body::json -> ?::text)::text`;
-        columns = `${m}tsm_ts, case when ${short} then ${member} end, case when ${short} then null else ${m}body end`;
-        columnParameters.push(sqlite ? `$."${read.field}"` : read.field);
-      }
-      type RawRow = [number, string | null, string | null];
-      const toMessage = ([tsmTs, member, body]: RawRow): RawMessage => ({ tsmTs: Number(tsmTs), value: numberOfJson(member), body });
-      if ('tuid' in subject) {
-        // The primary key's order (tuid, tsm_ts, tsm_id, fingerprint). SQLite sorts again when `fingerprint` is named
-        // (a temporary B-tree for the last term, a third of the read) though its key scan already gives that order;
-        // PostgreSQL merges week partitions and needs it named.
-        const thingRawOrder = sqlite ? 'tsm_ts, tsm_id' : 'tsm_ts, fingerprint';
-        const rows = await query<RawRow>(
-          `select ${columns} from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ? order by ${thingRawOrder} limit ?`,
-          [...columnParameters, subject.tuid, read.from, read.to, read.tsmId, read.limit],
-        );
-        return rows.map(toMessage);
-      }
-      const group = subject.groupId === null ? 'm.group_id is null' : 'm.group_id = ?';
-      const rows = await query<RawRow>(
-        `select ${columns} from things t join messages m on m.tuid = t.tuid
-         where t.organization_id = ? and m.organization_id = t.organization_id and m.tsm_ts >= ? and m.tsm_ts <= ? and m.tsm_id = ? and ${group}
-         order by m.tsm_ts, m.tuid, m.fingerprint limit ?`,
-        [
-          ...columnParameters,
-          subject.organizationId,
-          read.from,
-          read.to,
-          read.tsmId,
-          ...(subject.groupId === null ? [] : [subject.groupId]),
-          read.limit,
-        ],
-      );
-      return rows.map(toMessage);
-    },
+    rawMessages: (subject: SeriesSubject, read: { tsmId: number; field: string | null; from: number; to: number; limit: number }) =>
+      inSnapshot(() => rawMessagesPlan(subject, read)),
 
     /**
      * Deletes at most `limit` rollup rows (things' and groups', hourly and compacted days) of an organization for

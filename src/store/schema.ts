@@ -106,6 +106,8 @@ export interface ThingsTable {
   message_seq: Generated<number>;
   /** When message number `message_seq` was committed, ms; null before the first. */
   message_seq_at: Generated<number | null>;
+  /** Unix seconds, an hour's start: rollups before it are stored, from it on they come from raw messages (migration 0018). */
+  rollup_watermark: Generated<number>;
 }
 
 export interface MessagesTable {

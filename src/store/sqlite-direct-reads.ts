@@ -22,6 +22,21 @@ export class SqliteDirectReads {
    */
   statement<Row>(text: string, shape: 'rows' | 'firstColumn' | 'arrays'): SqliteDatabase.Statement<unknown[], Row> | undefined {
     if (this.connection.inTransaction) return undefined;
+    return this.prepared<Row>(text, shape);
+  }
+
+  /**
+   * Runs `read` in one read transaction, so that all its statements see the same state of the store (a writer's
+   * commits in between are not seen); undefined while another transaction is open. `read` must be synchronous:
+   * nothing else may use the connection while the transaction is open. `all` runs a statement, rows as arrays.
+   */
+  snapshot<T>(read: (all: (text: string, parameters: readonly unknown[]) => unknown[][]) => T): { value: T } | undefined {
+    if (this.connection.inTransaction) return undefined;
+    const all = (text: string, parameters: readonly unknown[]) => this.prepared<unknown[]>(text, 'arrays').all(...parameters);
+    return { value: this.connection.transaction(() => read(all)).deferred() };
+  }
+
+  private prepared<Row>(text: string, shape: 'rows' | 'firstColumn' | 'arrays'): SqliteDatabase.Statement<unknown[], Row> {
     const key = `${shape}\u0000${text}`;
     let statement = this.statements.get(key);
     if (!statement) {

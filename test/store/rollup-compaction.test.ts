@@ -42,7 +42,7 @@ async function storeWith(url: string) {
     store,
     rows,
     commit: (messages: Record<string, unknown>[]) => commit(records(messages), []),
-    compact: (beforeDayStart: number) => expiry.compactRollups(beforeDayStart),
+    compact: (before: number) => expiry.compactRollups({ rawBefore: before, hourlyBefore: before }),
     close: async () => {
       await commit.close();
       await database.close();
@@ -82,11 +82,11 @@ for (const target of storeTargets) {
         }
         const subjects: SeriesSubject[] = [{ tuid: 'C-000' }, { tuid: 'C-109' }, { organizationId: 'acme', groupId: null }];
         const before = await Promise.all(subjects.map((subject) => everyRead(s.store, subject)));
-        const hourly = await s.rows('thing_rollups');
+        assert.equal(await s.rows('thing_rollups'), 0, 'a new thing’s hours are rolled up from its raw messages');
 
         const scanned = await s.compact(d0 + 2 * day);
-        assert.ok(scanned >= hourly, `the pass went through every hourly row (${scanned} of ${hourly})`);
-        assert.equal(await s.rows('thing_rollups'), things.length * 2, 'the third day’s two hours stay hourly');
+        assert.ok(scanned >= things.length * 48, `the pass read every message before the cutoff (${scanned})`);
+        assert.equal(await s.rows('thing_rollups'), 0, 'the third day’s two hours stay raw');
         assert.equal(await s.rows('thing_rollup_days'), things.length * 2);
         assert.equal(await s.rows('group_rollup_days'), 2);
         assert.deepEqual(await Promise.all(subjects.map((subject) => everyRead(s.store, subject))), before);
@@ -110,8 +110,12 @@ for (const target of storeTargets) {
         assert.deepEqual(await s.store.rollups.days({ tuid: 'L-1' }, early), []);
         assert.deepEqual(await s.store.rollups.hours({ tuid: 'L-1' }, early), []);
         assert.deepEqual(await s.store.rollups.counts({ tuid: 'L-1' }, early, 0), { hours: 0, days: 0, rawPoints: 0 });
-        // Late: earlier than the hour's first, a new low, and an hour the day did not have.
+        // Late: earlier than the hour's first, a new low, and an hour the day did not have. Rolled up at ingest (the
+        // thing's watermark is past them); a message after the watermark is not, it stays raw.
         await s.commit([reading('L-1', d0 + hour + 5, -8), reading('L-1', d0 + 3 * hour, 40)]);
+        assert.equal(await s.rows('thing_rollups'), 2);
+        await s.commit([reading('L-1', d0 + day + hour, 4)]);
+        assert.equal(await s.rows('thing_rollups'), 2);
         const range = { tsmId: 12100, field: 'temp', fromHour: d0, toHour: d0 + day };
         const expectedHours = [
           { hourStart: d0 + hour, count: 3, min: -2, max: 3, sum: 3, first: -2, firstTs: d0 + hour + 5, last: 3, lastTs: d0 + hour + 20 },
@@ -142,6 +146,63 @@ for (const target of storeTargets) {
         assert.deepEqual(await s.store.rollups.counts({ tuid: 'L-1' }, range, 0), { hours: 3, days: 1, rawPoints: 5 });
         assert.deepEqual(await s.store.rollups.hours({ tuid: 'L-1' }, range), expectedHours);
         assert.deepEqual(await s.store.rollups.days({ tuid: 'L-1' }, range), expectedDay);
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('a busy thing whose hour holds more messages than a step is compacted whole, over several steps', async () => {
+      const s = await storeWith(await target.createUrl());
+      try {
+        // 2,500 messages in one hour (a step reads about 2,000), then 1,500 in the next.
+        const messages = Array.from({ length: 4000 }, (_, i) => reading('B-1', d0 + (i < 2500 ? i : 3600 + i - 2500), i % 17));
+        for (let i = 0; i < messages.length; i += 1000) await s.commit(messages.slice(i, i + 1000));
+        const range = { tsmId: 12100, field: 'temp', fromHour: d0, toHour: d0 + day };
+        const before = await s.store.rollups.hours({ tuid: 'B-1' }, range);
+        assert.deepEqual(
+          before.map((h) => h.count),
+          [2500, 1500],
+        );
+        await s.compact(d0 + day);
+        assert.equal(await s.rows('thing_rollup_days'), 1);
+        assert.deepEqual(await s.store.rollups.hours({ tuid: 'B-1' }, range), before);
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('ingest racing with compaction: every stored message is rolled up exactly once', async () => {
+      const s = await storeWith(await target.createUrl());
+      try {
+        let sent = 0;
+        let sum = 0;
+        const ingest = (async () => {
+          for (let round = 0; round < 30; round++) {
+            // Spread over three hours, so some arrive before the watermark the compaction is moving and some after.
+            const messages = Array.from({ length: 40 }, (_, i) => reading('R-1', d0 + (((round * 40 + i) * 277) % (3 * hour)), i));
+            const result = await s.commit(messages);
+            sent += result.stored.length;
+            sum += result.stored.reduce((total, record) => total + ((record.message as { temp: number }).temp ?? 0), 0);
+          }
+        })();
+        const compaction = (async () => {
+          for (let round = 0; round < 30; round++) await s.compact(d0 + ((round % 3) + 1) * hour);
+        })();
+        await Promise.all([ingest, compaction]);
+        const range = { tsmId: 12100, field: 'temp', fromHour: d0, toHour: d0 + day };
+        for (const stage of ['before', 'after'] as const) {
+          if (stage === 'after') await s.compact(d0 + day);
+          const hours = await s.store.rollups.hours({ tuid: 'R-1' }, range);
+          assert.equal(
+            hours.reduce((total, h) => total + h.count, 0),
+            sent,
+            `${stage} the last compaction`,
+          );
+          assert.equal(
+            hours.reduce((total, h) => total + h.sum, 0),
+            sum,
+          );
+        }
       } finally {
         await s.close();
       }

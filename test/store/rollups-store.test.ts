@@ -22,6 +22,7 @@ async function storeWith(url: string, options?: IngestBatchOptions) {
   const commit = ingestBatchWriter(database, options);
   return {
     store,
+    database,
     commit: (organizationId: string, messages: Record<string, unknown>[]) => commit(records(organizationId, messages), []),
     close: async () => {
       await commit.close();
@@ -59,7 +60,9 @@ for (const target of storeTargets) {
       try {
         const result = await s.commit('acme', [temp('T-1', t0, 1)]);
         assert.equal(result.stored.length, 1);
-        assert.deepEqual(await s.store.rollups.hours({ tuid: 'T-1' }, range), []);
+        assert.deepEqual(await s.store.rollups.hours({ organizationId: 'acme', groupId: null }, range), []);
+        // A thing's hours from its rollup watermark on are read from its raw messages, written or not.
+        assert.equal((await s.store.rollups.hours({ tuid: 'T-1' }, range)).length, 1);
       } finally {
         await s.close();
       }
@@ -68,6 +71,13 @@ for (const target of storeTargets) {
     test('expire removes at most `limit` rows per call, only the organization’s, only before the hour given', async () => {
       const s = await storeWith(await target.createUrl());
       try {
+        // T-1's rollups are stored up to t0 + 10h (as after a compaction): older messages are late, rolled up at ingest.
+        await s.commit('acme', [temp('T-1', t0 + 10 * hour, 10)]);
+        await s.database.db
+          .updateTable('things')
+          .set({ rollup_watermark: t0 + 10 * hour })
+          .where('tuid', '=', 'T-1')
+          .execute();
         await s.commit(
           'acme',
           [0, 1, 2, 3].map((h) => temp('T-1', t0 + h * hour, h)),
@@ -79,9 +89,9 @@ for (const target of storeTargets) {
         assert.equal(await s.store.rollups.expire('acme', t0 + 3 * hour, 4), 0);
         assert.deepEqual(
           (await s.store.rollups.hours({ tuid: 'T-1' }, range)).map((h) => h.hourStart),
-          [t0 + 3 * hour],
+          [t0 + 3 * hour, t0 + 10 * hour],
         );
-        assert.equal((await s.store.rollups.hours({ organizationId: 'acme', groupId: null }, range)).length, 1);
+        assert.equal((await s.store.rollups.hours({ organizationId: 'acme', groupId: null }, range)).length, 2);
         assert.equal((await s.store.rollups.hours({ tuid: 'R-1' }, range)).length, 1, "the rival's rows stay");
         assert.equal((await s.store.rollups.hours({ organizationId: 'rival', groupId: null }, range)).length, 1);
       } finally {

@@ -14,6 +14,7 @@ export type ExpireRollups = (organizationId: string, beforeHourStart: number, li
 const rollupStepRows = 2000;
 const hourMs = 3_600_000;
 const dayMs = 86_400_000;
+const minuteMs = 60_000;
 
 export interface RetentionSweeperDeps {
   store: Store;
@@ -126,14 +127,22 @@ export class RetentionSweeper {
       }
     }
     const signal = this.stopping.signal;
+    // Compacted before raw messages expire: a thing's newest hours are rolled up from them. Raw hours that ended five
+    // minutes ago (a message later than that is rolled up at ingest, as late); hourly rows of days that ended an
+    // hour ago.
+    report.rollupRowsCompacted = await expiry.compactRollups(
+      {
+        rawBefore: Math.floor((now - 5 * minuteMs) / hourMs) * (hourMs / 1000),
+        hourlyBefore: Math.floor((now - hourMs) / dayMs) * (dayMs / 1000),
+      },
+      signal,
+    );
     const messages = await expiry.expireMessages(targets, longestBefore, signal);
     report.messages = messages.rows;
     report.partitionsDropped = messages.partitionsDropped;
     for (const target of targets) report.commandHistory += await expiry.expireCommandHistory(target.organizationId, target.before, signal);
 
     report.rollups = await this.expireRollups(organizations, now);
-    // Days that ended an hour ago or more: readings still arriving for the last hour of a day are rarely late.
-    report.rollupRowsCompacted = await expiry.compactRollups(Math.floor((now - hourMs) / dayMs) * (dayMs / 1000), signal);
     const deadLettersBefore = retentionHorizon(defaults.deadLetterRetentionDays, now);
     if (deadLettersBefore !== null) report.deadLetters = await expiry.expireDeadLetters(deadLettersBefore, signal);
     report.pagesReclaimed = await expiry.reclaimSpace(signal);

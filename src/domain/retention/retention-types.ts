@@ -27,10 +27,11 @@ export interface RetentionExpiry {
   /** SQLite: returns freed pages to the file system (incremental vacuum); answers the pages returned. */
   reclaimSpace(signal?: AbortSignal): Promise<number>;
   /**
-   * Folds the hourly rollups of UTC days starting before `beforeDayStart` (Unix seconds) into compacted days (one
-   * row per series and day, which long series read); answers the hourly rows it went through.
+   * Compacts rollups into days (one row per series and day, which long series read): things' raw messages of the
+   * hours before `rawBefore` (Unix seconds, an hour's start; each thing's rollup watermark moves there), then the
+   * hourly rows (groups', and things' late messages) of UTC days before `hourlyBefore`. Answers the rows it read.
    */
-  compactRollups(beforeDayStart: number, signal?: AbortSignal): Promise<number>;
+  compactRollups(before: { rawBefore: number; hourlyBefore: number }, signal?: AbortSignal): Promise<number>;
 }
 
 /** What one sweep did, for metrics and the log. */

@@ -1,4 +1,58 @@
+import { extractNumericFields, hourStartOf } from './rollup-rules.js';
 import type { HourlyRollup, RollupFigures } from './series-types.js';
+
+/** A bucket's figures from its first reading. */
+export function firstReading(ts: number, value: number): RollupFigures {
+  return { count: 1, min: value, max: value, sum: value, first: value, firstTs: ts, last: value, lastTs: ts };
+}
+
+/**
+ * Adds one reading to a bucket. Ties on time keep the reading added first as `first` and take the one added last
+ * as `last`: the same rule as mergeFigures, so folding readings one by one or in batches gives the same answer.
+ */
+export function addReading(figures: RollupFigures, ts: number, value: number): void {
+  figures.count += 1;
+  if (value < figures.min) figures.min = value;
+  if (value > figures.max) figures.max = value;
+  figures.sum += value;
+  if (ts < figures.firstTs) {
+    figures.first = value;
+    figures.firstTs = ts;
+  }
+  if (ts >= figures.lastTs) {
+    figures.last = value;
+    figures.lastTs = ts;
+  }
+}
+
+/** Readings (oldest first) of one field as hourly buckets, oldest first. */
+export function hoursOfReadings(readings: readonly { ts: number; value: number }[]): HourlyRollup[] {
+  const hours: HourlyRollup[] = [];
+  for (const { ts, value } of readings) {
+    const hourStart = hourStartOf(ts);
+    const current = hours.at(-1);
+    if (current && current.hourStart === hourStart) addReading(current, ts, value);
+    else hours.push({ hourStart, ...firstReading(ts, value) });
+  }
+  return hours;
+}
+
+/**
+ * The hourly buckets of every rolled-up field of a thing's stored messages (oldest first, as JSON text), per message
+ * id and field: what ingest's rollups hold for them, computed from the messages themselves.
+ */
+export function hoursOfMessages(messages: readonly { tsmTs: number; tsmId: number; body: string }[]) {
+  const readings = new Map<string, { tsmId: number; field: string; readings: { ts: number; value: number }[] }>();
+  for (const message of messages) {
+    for (const { name, value } of extractNumericFields(JSON.parse(message.body) as Record<string, unknown>)) {
+      const key = `${message.tsmId}\u0000${name}`;
+      let series = readings.get(key);
+      if (!series) readings.set(key, (series = { tsmId: message.tsmId, field: name, readings: [] }));
+      series.readings.push({ ts: message.tsmTs, value });
+    }
+  }
+  return [...readings.values()].map(({ tsmId, field, readings: values }) => ({ tsmId, field, hours: hoursOfReadings(values) }));
+}
 
 /**
  * How two sets of figures of the same bucket combine: counts and sums add, extremes widen, `first` moves only to an

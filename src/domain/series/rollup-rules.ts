@@ -70,3 +70,12 @@ export const daySeconds = 86_400;
 export function hourStartOf(tsmTs: number): number {
   return Math.floor(tsmTs / hourSeconds) * hourSeconds;
 }
+
+/**
+ * The value of `field` in a stored message of a raw read: the value the store read itself (a direct read, see
+ * rawReadOf), or the one extractNumericFields finds in its body; null when the message has no such number.
+ */
+export function rawValueOf(message: { value: number | null; body: string | null }, field: string): number | null {
+  if (message.body === null) return message.value;
+  return extractNumericFields(JSON.parse(message.body) as Record<string, unknown>).find((f) => f.name === field)?.value ?? null;
+}

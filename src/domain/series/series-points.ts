@@ -1,4 +1,4 @@
-import { extractNumericFields } from './rollup-rules.js';
+import { rawValueOf } from './rollup-rules.js';
 import type { HourlyRollup, RawMessage, SeriesPoint } from './series-types.js';
 
 /** A rollup bucket (an hour, or a day folded by the store) as a point: `t` is its start, `avg` the sum over the count. */
@@ -22,10 +22,7 @@ export function hourPoint(hour: HourlyRollup): SeriesPoint {
 export function rawPoints(messages: readonly RawMessage[], field: string): SeriesPoint[] {
   const points: SeriesPoint[] = [];
   for (const message of messages) {
-    const v =
-      message.body === null
-        ? message.value
-        : (extractNumericFields(JSON.parse(message.body) as Record<string, unknown>).find((f) => f.name === field)?.value ?? null);
+    const v = rawValueOf(message, field);
     if (v !== null) points.push({ t: Number(message.tsmTs), count: 1, min: v, max: v, avg: v, first: v, last: v });
   }
   return points;

@@ -22,8 +22,8 @@ export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions =
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const result = await writeBatch(client, records, deadLetters);
-        if (options.rollups) await writeRollupsPostgres(client, result.stored);
+        const { result, rollupWatermarks } = await writeBatch(client, records, deadLetters);
+        if (options.rollups) await writeRollupsPostgres(client, result.stored, (tuid) => rollupWatermarks.get(tuid) ?? 0);
         await client.query('commit');
         return result;
       } catch (error) {
@@ -40,7 +40,7 @@ async function writeBatch(
   client: pg.PoolClient,
   records: readonly UplinkRecord[],
   deadLetters: readonly DeadLetterRecord[],
-): Promise<IngestBatchResult> {
+): Promise<{ result: IngestBatchResult; rollupWatermarks: Map<string, number> }> {
   const firstByTuid = new Map<string, UplinkRecord>();
   for (const record of records) if (!firstByTuid.has(record.tuid)) firstByTuid.set(record.tuid, record);
   const tuids = [...firstByTuid.keys()].sort();
@@ -161,7 +161,8 @@ async function writeBatch(
       ],
     );
   }
-  return { stored, duplicates, deadLetters: allDeadLetters, claimed };
+  const rollupWatermarks = new Map([...order].map(([tuid, thing]) => [tuid, thing.rollupWatermark]));
+  return { result: { stored, duplicates, deadLetters: allDeadLetters, claimed }, rollupWatermarks };
 }
 
 /**
@@ -173,10 +174,14 @@ async function writeBatch(
  */
 export const redeliveryWindowMs = 7 * 86_400_000;
 
-/** A thing's stored order as its locked row holds it: the number of its newest message and when that was committed. */
+/**
+ * A thing's stored order as its locked row holds it: the number of its newest message and when that was committed;
+ * and its rollup watermark, read under the same lock, which the compaction takes too before it moves it on.
+ */
 interface MessageOrder {
   seq: number;
   at: number | null;
+  rollupWatermark: number;
 }
 
 /**
@@ -229,12 +234,12 @@ async function insertNewMessages(
   const tuids = [...new Set(rows.map((r) => r.tuid))].sort();
   // The row as locked is the newest committed version: every batch that stored this thing's messages before has
   // committed, and none after can number its messages before this one commits (it waits for this lock).
-  const locked = await client.query<{ tuid: string; version: string; seq: number; at: number | null }>(
-    `select tuid, xmin::text as version, message_seq as seq, message_seq_at as at from things where tuid = any($1::text[])
-     order by tuid for no key update`,
+  const locked = await client.query<{ tuid: string; version: string; seq: number; at: number | null; watermark: string }>(
+    `select tuid, xmin::text as version, message_seq as seq, message_seq_at as at, rollup_watermark as watermark
+     from things where tuid = any($1::text[]) order by tuid for no key update`,
     [tuids],
   );
-  for (const row of locked.rows) order.set(row.tuid, { seq: row.seq, at: row.at });
+  for (const row of locked.rows) order.set(row.tuid, { seq: row.seq, at: row.at, rollupWatermark: Number(row.watermark) });
   // Every batch that stores a thing's message updates the thing's row (its summary) before it commits. A thing
   // whose row has the version read at the start of this batch had no such batch commit since, and this batch's
   // insert saw everything committed before that: only the other things' rows need the second look.

@@ -5,31 +5,38 @@ import type { RollupFigures } from '../../domain/series/series-types.js';
 import { groupRollupColumns, RollupBatch, rollupMergeSql, thingRollupColumns } from './rollup-batch.js';
 
 /**
- * Merges the numeric fields of a batch's stored messages into the hourly rollups, inside the batch's transaction:
+ * Merges the numeric fields of a batch's stored messages into the hourly rollups, inside the batch's transaction
+ * (a thing's only for messages older than its rollup watermark, read under the batch's lock of the thing's row):
  * pre-aggregated per bucket, then one `unnest` upsert per table (each key once per statement, as ON CONFLICT
  * DO UPDATE requires, and in key order so concurrent instances lock rows in the same order).
  */
-export async function writeRollupsPostgres(client: pg.PoolClient, stored: readonly StoredMessage[]): Promise<void> {
+export async function writeRollupsPostgres(
+  client: pg.PoolClient,
+  stored: readonly StoredMessage[],
+  rollupWatermarkOf: (tuid: string) => number,
+): Promise<void> {
   const rollups = new RollupBatch();
   for (const message of stored) {
+    const late = message.tsmTs < rollupWatermarkOf(message.tuid);
     for (const field of extractNumericFields(message.message))
-      rollups.add(message.organizationId, message.tuid, message.groupId, message.tsmId, message.tsmTs, field.name, field.value);
+      rollups.add(message.organizationId, message.tuid, message.groupId, message.tsmId, message.tsmTs, field.name, field.value, late);
   }
   if (rollups.size === 0) return;
   const things = rollups.thingRows(true);
-  await client.query(
-    `insert into thing_rollups (${thingRollupColumns})
+  if (things.length > 0)
+    await client.query(
+      `insert into thing_rollups (${thingRollupColumns})
      select * from unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[])
      on conflict (tuid, tsm_id, field, hour_start) do update set ${rollupMergeSql('postgres', 'thing_rollups')}`,
-    [
-      things.map((r) => r.tuid),
-      things.map((r) => r.tsmId),
-      things.map((r) => r.field),
-      things.map((r) => r.hourStart),
-      things.map((r) => r.organizationId),
-      ...figureColumns(things),
-    ],
-  );
+      [
+        things.map((r) => r.tuid),
+        things.map((r) => r.tsmId),
+        things.map((r) => r.field),
+        things.map((r) => r.hourStart),
+        things.map((r) => r.organizationId),
+        ...figureColumns(things),
+      ],
+    );
   const groups = rollups.groupRows(true);
   await client.query(
     `insert into group_rollups (${groupRollupColumns})

@@ -1,5 +1,6 @@
 import { shownGroupId } from '../../domain/groups/unassigned-group.js';
 import { hourStartOf } from '../../domain/series/rollup-rules.js';
+import { addReading as fold, firstReading } from '../../domain/series/rollup-merge.js';
 import type { RollupFigures } from '../../domain/series/series-types.js';
 
 export interface ThingRollupDelta extends RollupFigures {
@@ -21,7 +22,7 @@ export interface GroupRollupDelta extends RollupFigures {
 
 /**
  * Pre-aggregates the numeric fields of a batch's stored messages per rollup key before anything is written: the
- * sixty readings of one thing-hour, or the thousands of one group-hour, become one upsert each. Fed only the
+ * thousands of readings of one group-hour, or a late thing's readings of one hour, become one upsert each. Fed only the
  * messages the batch inserted (a duplicate is not stored, so it is not counted). On PostgreSQL rows are taken
  * sorted by key, so two instances updating the same buckets take their row locks in the same order; SQLite has one
  * writer and skips the sort.
@@ -30,36 +31,32 @@ export class RollupBatch {
   private readonly things = new Map<string, ThingRollupDelta>();
   private readonly groups = new Map<string, GroupRollupDelta>();
 
-  /** Folds one field of one stored message into its thing bucket and its group bucket. */
-  add(organizationId: string, tuid: string, groupId: string | null, tsmId: number, tsmTs: number, field: string, value: number): void {
+  /**
+   * Folds one field of one stored message into its group bucket, and into its thing bucket when `late` (older than
+   * the thing's rollup watermark: the thing's newer hours are rolled up from raw messages, not here).
+   */
+  add(
+    organizationId: string,
+    tuid: string,
+    groupId: string | null,
+    tsmId: number,
+    tsmTs: number,
+    field: string,
+    value: number,
+    late: boolean,
+  ): void {
     const hourStart = hourStartOf(tsmTs);
-    const thingKey = `${tuid}\u0000${tsmId}\u0000${field}\u0000${hourStart}`;
-    const thing = this.things.get(thingKey);
-    if (thing) fold(thing, tsmTs, value);
-    else {
-      this.things.set(thingKey, {
-        organizationId,
-        tuid,
-        tsmId,
-        field,
-        hourStart,
-        ...firstReading(tsmTs, value),
-      });
+    if (late) {
+      const thingKey = `${tuid}\u0000${tsmId}\u0000${field}\u0000${hourStart}`;
+      const thing = this.things.get(thingKey);
+      if (thing) fold(thing, tsmTs, value);
+      else this.things.set(thingKey, { organizationId, tuid, tsmId, field, hourStart, ...firstReading(tsmTs, value) });
     }
     const group = shownGroupId(groupId);
     const groupKey = `${organizationId}\u0000${group}\u0000${tsmId}\u0000${field}\u0000${hourStart}`;
     const existing = this.groups.get(groupKey);
     if (existing) fold(existing, tsmTs, value);
-    else {
-      this.groups.set(groupKey, {
-        organizationId,
-        groupId: group,
-        tsmId,
-        field,
-        hourStart,
-        ...firstReading(tsmTs, value),
-      });
-    }
+    else this.groups.set(groupKey, { organizationId, groupId: group, tsmId, field, hourStart, ...firstReading(tsmTs, value) });
   }
 
   get size(): number {
@@ -73,30 +70,6 @@ export class RollupBatch {
 
   groupRows(sorted = false): GroupRollupDelta[] {
     return sorted ? sortedValues(this.groups) : [...this.groups.values()];
-  }
-}
-
-/** A bucket's figures from its first reading. */
-function firstReading(ts: number, value: number): RollupFigures {
-  return { count: 1, min: value, max: value, sum: value, first: value, firstTs: ts, last: value, lastTs: ts };
-}
-
-/**
- * Adds one reading to a bucket. Ties on time keep the first value that arrived as `first` and take the latest
- * arrival as `last`: the same rule as the stores' upsert (rollupMergeSql), so batching does not change the answer.
- */
-function fold(figures: RollupFigures, ts: number, value: number): void {
-  figures.count += 1;
-  if (value < figures.min) figures.min = value;
-  if (value > figures.max) figures.max = value;
-  figures.sum += value;
-  if (ts < figures.firstTs) {
-    figures.first = value;
-    figures.firstTs = ts;
-  }
-  if (ts >= figures.lastTs) {
-    figures.last = value;
-    figures.lastTs = ts;
   }
 }
 

@@ -67,14 +67,15 @@ export type SqliteBatchTransaction = (batch: WireBatch, deadLetters: readonly De
  * The SQLite batch: prepared statements in one `begin immediate` transaction (claim unknown things with their
  * first history entry, divert other organizations' things to dead letters, insert messages as served (with
  * `deploymentGroupId`) with ON CONFLICT DO NOTHING, apply the guarded summary updates of the stored ones, merge
- * the stored ones' numeric fields into the hourly rollups (pre-aggregated per bucket, one upsert each), store dead
+ * the stored ones' numeric fields into the hourly group rollups, and into a thing's only when older than its rollup
+ * watermark (pre-aggregated per bucket, one upsert each), store dead
  * letters). better-sqlite3 runs a prepared insert in about a microsecond, so the query builder would cost more than
  * the work. Runs in the writer thread (or in the main thread for an in-memory store); returns only
  * after COMMIT.
  */
 export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteBatchTransaction {
-  const selectThing = connection.prepare<[string], { organization_id: string; group_id: string | null }>(
-    'select organization_id, group_id from things where tuid = ?',
+  const selectThing = connection.prepare<[string], { organization_id: string; group_id: string | null; rollup_watermark: number }>(
+    'select organization_id, group_id, rollup_watermark from things where tuid = ?',
   );
   const claimThing = connection.prepare(
     "insert into things (tuid, organization_id, group_id, installation_status, created_at) values (?, ?, null, 'new', ?) on conflict do nothing",
@@ -100,7 +101,7 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
   );
 
   const transaction = connection.transaction((batch: WireBatch, deadLetters: readonly DeadLetterRecord[]): WireResult => {
-    const owners = new Map<string, { organizationId: string; groupId: string | null }>();
+    const owners = new Map<string, { organizationId: string; groupId: string | null; rollupWatermark: number }>();
     const outcomes = new Uint8Array(batch.tuid.length);
     const groups = new Map<string, string | null>();
     const claimed: string[] = [];
@@ -119,12 +120,13 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
       let owner = owners.get(tuid);
       if (!owner) {
         const row = selectThing.get(tuid);
-        if (row) owner = { organizationId: row.organization_id, groupId: row.group_id };
+        if (row) owner = { organizationId: row.organization_id, groupId: row.group_id, rollupWatermark: row.rollup_watermark };
         else {
           claimThing.run(tuid, organizationId, receivedAt);
           insertFirstHistory.run(organizationId, tuid, receivedAt);
           claimed.push(tuid);
-          owner = { organizationId, groupId: null };
+          // A new thing's rollups all come from its raw messages (migration 0018).
+          owner = { organizationId, groupId: null, rollupWatermark: 0 };
         }
         owners.set(tuid, owner);
       }
@@ -153,6 +155,7 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
         outcomes[index] = outcome.stored;
         stored.push({ tuid, tsmId, tsmTs, gatewayTuid, receivedAt, message: batch.summaryFields[index] ?? noFields });
         groups.set(tuid, owner.groupId);
+        const late = tsmTs < owner.rollupWatermark;
         for (let field = fieldStart; field < fieldEnd; field++)
           rollups.add(
             organizationId,
@@ -162,6 +165,7 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
             tsmTs,
             batch.rollupNames[batch.rollupNameIndex[field]!]!,
             batch.rollupValues[field]!,
+            late,
           );
       }
     }

@@ -15,6 +15,7 @@ import * as mqttSealedPasswords from './0013-mqtt-sealed-passwords.js';
 import * as rateCounts from './0014-rate-counts.js';
 import * as thingsMessageSeq from './0016-things-message-seq.js';
 import * as rollupDays from './0017-rollup-days.js';
+import * as thingRollupWatermark from './0018-thing-rollup-watermark.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0014-rate-counts': rateCounts,
   '0016-things-message-seq': thingsMessageSeq,
   '0017-rollup-days': rollupDays,
+  '0018-thing-rollup-watermark': thingRollupWatermark,
 };

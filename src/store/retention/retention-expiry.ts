@@ -7,7 +7,7 @@ import {
   messagePartitionsAheadMs,
 } from './message-partitions.js';
 import { deleteOrganizationMessages, deletePostgresCommandHistory, deletePostgresDeadLetters } from './postgres-expiry.js';
-import { compactPostgresRollups } from '../rollups/rollup-compaction-postgres.js';
+import { compactPostgresRawRollups, compactPostgresRollups } from '../rollups/rollup-compaction-postgres.js';
 import type { SqliteExpiryJob } from './sqlite-expiry.js';
 
 /** Rows one SQLite step removes: about a millisecond or two of the writer's time each, between ingest batches. */
@@ -49,7 +49,9 @@ export function retentionExpiry(database: Database, writer: { expire?: (job: Sql
     expireDeadLetters: (before, signal) => deletePostgresDeadLetters(db, before, signal),
     expireCommandHistory: (organizationId, before, signal) => deletePostgresCommandHistory(db, organizationId, before, signal),
     reclaimSpace: async () => 0,
-    compactRollups: (beforeDayStart, signal) => compactPostgresRollups(db, beforeDayStart, rollupCompactionStepRows, signal),
+    compactRollups: async (before, signal) =>
+      (await compactPostgresRawRollups(db, before.rawBefore, rollupCompactionStepRows, signal)) +
+      (await compactPostgresRollups(db, before.hourlyBefore, rollupCompactionStepRows, signal)),
   };
 }
 
@@ -88,17 +90,20 @@ function sqliteRetentionExpiry(expire: (job: SqliteExpiryJob) => Promise<number>
     expireCommandHistory: (organizationId, before, signal) =>
       repeat(() => ({ kind: 'commandHistory', organizationId, before, limit: sqliteExpiryStepRows }), sqliteExpiryStepRows, signal),
     reclaimSpace: (signal) => repeat(() => ({ kind: 'reclaim', pages: reclaimStepPages }), reclaimStepPages, signal),
-    compactRollups: (beforeDayStart, signal) => {
-      let restart = true;
-      return repeat(
-        () => {
-          const job = { kind: 'compactRollups' as const, beforeDayStart, limit: rollupCompactionStepRows, restart };
-          restart = false;
-          return job;
-        },
-        rollupCompactionStepRows,
-        signal,
-      );
+    async compactRollups(before, signal) {
+      let read = 0;
+      for (const tier of ['raw', 'hourly'] as const) {
+        // Steps until one finds nothing left, each followed by a rest as long as it took (as for expiry).
+        for (let restart = true; !signal?.aborted; restart = false) {
+          const started = performance.now();
+          const step = { kind: 'compactRollups' as const, tier, before: tier === 'raw' ? before.rawBefore : before.hourlyBefore };
+          const stepRead = await expire({ ...step, limit: rollupCompactionStepRows, restart });
+          read += stepRead;
+          if (stepRead === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+        }
+      }
+      return read;
     },
   };
 }

@@ -17,7 +17,7 @@ export type SqliteExpiryJob =
   /** Returns up to `pages` free pages to the file system (incremental vacuum; nothing on a store without it). */
   | { kind: 'reclaim'; pages: number }
   /** Not expiry but the same kind of upkeep: one step of rollup compaction (rollups/rollup-compaction-sqlite.ts). */
-  | { kind: 'compactRollups'; beforeDayStart: number; limit: number; restart: boolean };
+  | { kind: 'compactRollups'; tier: 'hourly' | 'raw'; before: number; limit: number; restart: boolean };
 
 export type SqliteExpiry = (job: SqliteExpiryJob) => number;
 

@@ -51,10 +51,10 @@ describe('extractNumericFields: which values are rolled up', () => {
 describe('RollupBatch: pre-aggregation per bucket', () => {
   test('readings of one thing-hour fold into one row; group rows per group at arrival (null: unassigned)', () => {
     const batch = new RollupBatch();
-    batch.add('acme', 'T-1', null, 12100, 7230, 'temp', 22);
-    batch.add('acme', 'T-1', null, 12100, 7210, 'temp', 20);
-    batch.add('acme', 'T-2', 'north', 12100, 7220, 'temp', 30);
-    batch.add('acme', 'T-1', null, 12100, 10_800, 'temp', 5);
+    batch.add('acme', 'T-1', null, 12100, 7230, 'temp', 22, true);
+    batch.add('acme', 'T-1', null, 12100, 7210, 'temp', 20, true);
+    batch.add('acme', 'T-2', 'north', 12100, 7220, 'temp', 30, true);
+    batch.add('acme', 'T-1', null, 12100, 10_800, 'temp', 5, true);
     assert.deepEqual(
       batch.thingRows(true).map((r) => [r.tuid, r.hourStart, r.count, r.min, r.max, r.sum, r.first, r.firstTs, r.last, r.lastTs]),
       [
@@ -75,8 +75,8 @@ describe('RollupBatch: pre-aggregation per bucket', () => {
 
   test('ties on time: first keeps the earlier arrival, last takes the later one', () => {
     const batch = new RollupBatch();
-    batch.add('acme', 'T-1', null, 1, 100, 'v', 1);
-    batch.add('acme', 'T-1', null, 1, 100, 'v', 2);
+    batch.add('acme', 'T-1', null, 1, 100, 'v', 1, true);
+    batch.add('acme', 'T-1', null, 1, 100, 'v', 2, true);
     const [row] = batch.thingRows();
     assert.deepEqual([row!.first, row!.last], [1, 2]);
   });
