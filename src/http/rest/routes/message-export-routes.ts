@@ -67,7 +67,7 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
         summary: "Export a thing's messages as NDJSON or CSV, oldest first (streamed)",
         params: TuidParams,
         querystring: ExportQuery,
-        response: { 200: exportResponse, ...errors(400, 401, 404, 429) },
+        response: { 200: exportResponse, ...errors(400, 401, 404, 429, 503) },
       },
     },
     async (request, reply) => {
@@ -88,7 +88,7 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
         summary: "Export the messages of a group's things as NDJSON or CSV, thing by thing (streamed)",
         params: GroupParams,
         querystring: ExportQuery,
-        response: { 200: exportResponse, ...errors(400, 401, 404, 429) },
+        response: { 200: exportResponse, ...errors(400, 401, 404, 429, 503) },
       },
     },
     async (request, reply) => {
