@@ -15,8 +15,8 @@ export interface MessageQuery {
   limit: number;
 }
 
-/** Rows of one SQLite export page: one range read of the primary key, one batch of bodies. */
-export const sqliteExportPageSize = 1000;
+/** Rows of one export page (SQLite): one range read of the primary key, one batch of bodies. */
+const exportPageSize = 1000;
 
 /**
  * `directReads` on SQLite; `exportOnPostgres` the PostgreSQL export (postgres-message-export.ts), which reads on
@@ -111,10 +111,10 @@ async function* exportPages(db: Kysely<Schema>, directReads: SqliteDirectReads |
   for (const tuid of tuids) {
     let after: ExportRowKey | undefined;
     for (;;) {
-      const page = { ...filter, tuid, after, limit: sqliteExportPageSize };
+      const page = { ...filter, tuid, after, limit: exportPageSize };
       const rows = (directReads && exportPageDirect(directReads, page)) ?? (await exportPageWithQueryBuilder(db, page));
       if (rows.length > 0) yield rows.map((row) => row.body);
-      if (rows.length < sqliteExportPageSize) break;
+      if (rows.length < exportPageSize) break;
       const last = rows[rows.length - 1]!;
       after = { tsmTs: last.tsmTs, tsmId: last.tsmId, fingerprint: last.fingerprint };
     }
