@@ -2,7 +2,7 @@
  * Export benchmark (issue 16): one thing with 1,000,000 messages of 12100 (four fields), exported over HTTP as CSV
  * (`GET /things/{tuid}/messages/export?format=csv&messageid=12100`) by the platform in its own process. Prints
  * rows/s and the platform's RSS before and at its peak during the export (target: it grows less than 50 MB,
- * whatever the range, because the export streams in keyset pages). SQLite always; PostgreSQL too when
+ * whatever the range, because the export streams: keyset pages on SQLite, a COPY per thing on PostgreSQL). SQLite always; PostgreSQL too when
  * BENCH_DATABASE_URL is set (a scratch schema, dropped at the end).
  *
  * `tsx bench/lifecycle/export.ts` runs it alone; `runExportBench()` is what bench:lifecycle calls.

@@ -129,7 +129,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     // PostgreSQL was migrated above; SQLite (a file, or :memory:) on the connection it will serve from.
     if (database.dialect === 'sqlite') await migrateToLatest(database);
     // Every store call is timed by operation (thingdesk_store_query_duration_seconds), on both dialects.
-    const store = timedStore(createStore(database), (operation) => metrics.storeQuerySeconds.observer(operation));
+    const storeOptions = { exportConnections: config.exportConnections };
+    const store = timedStore(createStore(database, storeOptions), (operation) => metrics.storeQuerySeconds.observer(operation));
     const signingKeys = new SigningKeys(store.signingKeys, clock);
     await signingKeys.start();
     // With a managed broker, MQTT passwords are also sealed, so the platform can provision them there (docs/mqtt.md).

@@ -95,6 +95,10 @@ export interface Config {
   rateLimitPerAddress: number;
   /** PostgreSQL: the longest one store statement may take before the request fails with 503 (milliseconds). */
   storeTimeoutMs: number;
+  /** PostgreSQL: most message exports streaming at once, each on a connection of its own outside the pool. */
+  exportConnections: number;
+  /** An export whose client moves no byte for this long is cut (seconds): it would hold its connection forever. */
+  exportStallTimeoutS: number;
   /** Ingest transactions in flight at once; undefined: 2 (SQLite: one writing, the next waiting in its thread). */
   ingestConcurrency: number | undefined;
   /** Most uplink records one store transaction writes (batches grow with load up to this); undefined: 2000 on SQLite, 1000 on PostgreSQL. */
@@ -220,6 +224,16 @@ const settings = {
     variable: 'STORE_TIMEOUT_MS',
     fallback: '10000',
     read: (name: string, raw: string) => parseInteger(name, raw, 100, 600_000),
+  },
+  exportConnections: {
+    variable: 'EXPORT_CONNECTIONS',
+    fallback: '4',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100),
+  },
+  exportStallTimeoutS: {
+    variable: 'EXPORT_STALL_TIMEOUT_S',
+    fallback: '60',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600),
   },
   ingestConcurrency: {
     variable: 'INGEST_CONCURRENCY',

@@ -17,7 +17,17 @@ export interface Database {
    * The driver underneath, for the few hot paths (uplink batches) where prepared statements or array parameters
    * beat the query builder. Only store modules use it.
    */
-  readonly driver: { dialect: 'sqlite'; connection: SqliteDatabase.Database } | { dialect: 'postgres'; pool: pg.Pool };
+  readonly driver:
+    | { dialect: 'sqlite'; connection: SqliteDatabase.Database }
+    | {
+        dialect: 'postgres';
+        pool: pg.Pool;
+        /**
+         * A client of its own, not connected yet, outside the pool: for a read that holds its connection longer than
+         * a statement may take (an export's COPY). Same server and settings as the pool's, without the statement timeout.
+         */
+        dedicatedClient(): pg.Client;
+      };
   /** Throws when the store does not answer; used by readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -113,13 +123,11 @@ function openPostgres(url: string, options: OpenOptions): Database {
   // server that vanished without closing its sockets; idle connections are dropped after 10 s, so few stale ones
   // remain after a restart.
   const timeout = options.queryTimeoutMs;
+  const connection = { connectionString: url, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
   const pool = new pg.Pool({
-    connectionString: url,
+    ...connection,
     max: 10,
-    connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 10_000,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
     ...(timeout === undefined ? {} : { query_timeout: timeout, statement_timeout: timeout }),
   });
   // An idle client that loses its server (restart, network) must not crash the process; the pool replaces it.
@@ -132,7 +140,7 @@ function openPostgres(url: string, options: OpenOptions): Database {
   return {
     db,
     dialect: 'postgres',
-    driver: { dialect: 'postgres', pool },
+    driver: { dialect: 'postgres', pool, dedicatedClient: () => new pg.Client(connection) },
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { ExportPageQuery, ExportRow } from '../domain/messages/export-types.js';
+import type { ExportBodies, ExportQuery } from '../domain/messages/export-types.js';
 import type { Schema } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
 
@@ -15,7 +15,18 @@ export interface MessageQuery {
   limit: number;
 }
 
-export function messagesStore(db: Kysely<Schema>, directReads: SqliteDirectReads | undefined) {
+/** Rows of one export page (SQLite): one range read of the primary key, one batch of bodies. */
+const exportPageSize = 1000;
+
+/**
+ * `directReads` on SQLite; `exportOnPostgres` the PostgreSQL export (postgres-message-export.ts), which reads on
+ * connections of its own. Without it, exports read keyset pages through `db`.
+ */
+export function messagesStore(
+  db: Kysely<Schema>,
+  directReads: SqliteDirectReads | undefined,
+  exportOnPostgres?: (query: ExportQuery) => ExportBodies,
+) {
   return {
     /**
      * Newest first, each as the JSON text served to clients (the body is stored with `deploymentGroupId`, see
@@ -26,12 +37,12 @@ export function messagesStore(db: Kysely<Schema>, directReads: SqliteDirectReads
       return (directReads && listDirect(directReads, query)) ?? listWithQueryBuilder(db, query);
     },
     /**
-     * One page of an export: the thing's messages in primary key order (tsmTs, tsmId, fingerprint ascending) after
-     * `query.after`, at most `limit`. Each page is a fresh range read of the primary key, so an export holds no
-     * cursor or transaction open between pages, whatever its length (keyset paging).
+     * The bodies of an export (see ExportBodies), read only as the consumer pulls. PostgreSQL: a COPY per thing on a
+     * connection of the export's own (a limited number at once). SQLite: keyset pages, each a fresh range read of
+     * the primary key, so nothing is held open between pages, whatever the export's length.
      */
-    async exportPage(query: ExportPageQuery): Promise<ExportRow[]> {
-      return (directReads && exportPageDirect(directReads, query)) ?? exportPageWithQueryBuilder(db, query);
+    exportBodies(query: ExportQuery): ExportBodies {
+      return exportOnPostgres ? exportOnPostgres(query) : exportPages(db, directReads, query);
     },
     async count(tuid: string): Promise<number> {
       const row = await db
@@ -78,6 +89,36 @@ function builderFilters(eb: ExpressionBuilder<Schema, 'messages'>, query: Filter
   if (query.messageIds?.length) conditions.push(eb('tsm_id', 'in', [...query.messageIds]));
   if (query.eventIds?.length) conditions.push(eb('tsm_ev', 'in', [...query.eventIds]));
   return eb.and(conditions);
+}
+
+/** A message's place in the primary key (tuid aside): what the next page starts after. */
+interface ExportRowKey {
+  tsmTs: number;
+  tsmId: number;
+  fingerprint: string;
+}
+
+/** A row of an export page: its key and the message as served. */
+interface ExportRow extends ExportRowKey {
+  body: string;
+}
+
+/** One page of a thing's messages after a key (none: the first page), at most `limit`. */
+type ExportPageQuery = Omit<ExportQuery, 'tuids'> & { tuid: string; after?: ExportRowKey; limit: number };
+
+async function* exportPages(db: Kysely<Schema>, directReads: SqliteDirectReads | undefined, query: ExportQuery): ExportBodies {
+  const { tuids, ...filter } = query;
+  for (const tuid of tuids) {
+    let after: ExportRowKey | undefined;
+    for (;;) {
+      const page = { ...filter, tuid, after, limit: exportPageSize };
+      const rows = (directReads && exportPageDirect(directReads, page)) ?? (await exportPageWithQueryBuilder(db, page));
+      if (rows.length > 0) yield rows.map((row) => row.body);
+      if (rows.length < exportPageSize) break;
+      const last = rows[rows.length - 1]!;
+      after = { tsmTs: last.tsmTs, tsmId: last.tsmId, fingerprint: last.fingerprint };
+    }
+  }
 }
 
 async function exportPageWithQueryBuilder(db: Kysely<Schema>, query: ExportPageQuery): Promise<ExportRow[]> {

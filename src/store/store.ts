@@ -12,6 +12,7 @@ import { fleetHealthStore } from './fleet-health-store.js';
 import { groupsStore } from './groups-store.js';
 import { installationsStore } from './installations-store.js';
 import { messagesStore } from './messages-store.js';
+import { postgresMessageExport } from './postgres-message-export.js';
 import { rollupsStore } from './rollups-store.js';
 import { thingsStore } from './things-store.js';
 import type { Database } from './database.js';
@@ -25,9 +26,16 @@ import { usersStore } from './users-store.js';
 /** Every entity module over one open database: what the domain receives as its `store`. */
 export type Store = ReturnType<typeof createStore>;
 
-export function createStore(database: Database) {
-  const { db } = database;
-  const directReads = database.driver.dialect === 'sqlite' ? new SqliteDirectReads(database.driver.connection) : undefined;
+export interface StoreOptions {
+  /** PostgreSQL: most exports streaming at once, each on a connection of its own outside the pool (default 4). */
+  exportConnections?: number;
+}
+
+export function createStore(database: Database, options: StoreOptions = {}) {
+  const { db, driver } = database;
+  const directReads = driver.dialect === 'sqlite' ? new SqliteDirectReads(driver.connection) : undefined;
+  const exportOnPostgres =
+    driver.dialect === 'postgres' ? postgresMessageExport(driver.dedicatedClient, options.exportConnections ?? 4) : undefined;
   return {
     dialect: database.dialect,
     ping: () => database.ping(),
@@ -38,7 +46,7 @@ export function createStore(database: Database) {
     mqttCredentials: mqttCredentialsStore(db),
     signingKeys: signingKeysStore(db),
     things: thingsStore(db, directReads),
-    messages: messagesStore(db, directReads),
+    messages: messagesStore(db, directReads, exportOnPostgres),
     rollups: rollupsStore(db, database.dialect, directReads),
     deadLetters: deadLettersStore(db),
     groups: groupsStore(db, database.dialect),

@@ -1,24 +1,19 @@
-/** One page of a thing's messages for an export, read in primary key order after a key (keyset paging). */
-export interface ExportPageQuery {
-  tuid: string;
+/**
+ * What an export reads: the messages of `tuids`, thing by thing in the order given, each thing's in primary key
+ * order (tsmTs, tsmId, fingerprint ascending), with the message list's filters.
+ */
+export interface ExportQuery {
+  tuids: readonly string[];
   /** Unix seconds of tsmTs, inclusive. */
   from?: number;
   to?: number;
   messageIds?: readonly number[];
   eventIds?: readonly number[];
-  /** The key of the last row of the previous page; absent for the first page. */
-  after?: ExportRowKey;
-  limit: number;
 }
 
-/** A message's place in the primary key (tuid aside): what the next page starts after. */
-export interface ExportRowKey {
-  tsmTs: number;
-  tsmId: number;
-  fingerprint: string;
-}
-
-/** A row of an export page: its key and the message as served (`messages.body`). */
-export interface ExportRow extends ExportRowKey {
-  body: string;
-}
+/**
+ * The bodies of an export's messages (each the message as served, `messages.body`), in order, in batches as the
+ * store reads them. Pulled: the store reads ahead of the consumer by a bounded amount only, and `return()` (a
+ * consumer that stops) ends the read and gives back whatever the store held for it.
+ */
+export type ExportBodies = AsyncIterable<readonly string[]>;

@@ -5,7 +5,7 @@ import { requireGroupRef } from '../groups/group-id-rules.js';
 import { groupNotFound } from '../groups/group-service.js';
 import { shownGroupId } from '../groups/unassigned-group.js';
 import { requireThing } from '../things/thing-access.js';
-import type { ExportPageQuery, ExportRow } from './export-types.js';
+import type { ExportQuery } from './export-types.js';
 import {
   csvColumns,
   csvHeader,
@@ -17,8 +17,6 @@ import {
   type ExportFormat,
 } from './export-format.js';
 
-/** Rows read from the store per page: one range read, one chunk written. Memory holds about two pages. */
-export const exportPageSize = 1000;
 /** Most message ids one export may name (each may add catalog columns). */
 export const exportMessageIdLimit = 100;
 const largestTsmId = 2 ** 31 - 1;
@@ -39,8 +37,9 @@ export interface MessageExport {
   contentType: string;
   contentDisposition: string;
   /**
-   * The body, one chunk per page of rows. Pulled, never pushed: the next page is read only when the consumer asks
-   * for the next chunk, so a reader that stops reading stops the reads; `return()` ends it between pages.
+   * The body, one chunk per batch of rows the store reads. Pulled, never pushed: the next batch is read only when
+   * the consumer asks for the next chunk, so a reader that stops reading stops the reads; `return()` ends the
+   * store's read and gives back what it held (on PostgreSQL, a connection).
    */
   chunks: AsyncIterable<string>;
 }
@@ -81,7 +80,7 @@ export async function exportGroupMessages(
 
 interface CheckedInput {
   format: ExportFormat;
-  filter: Omit<ExportPageQuery, 'tuid' | 'after' | 'limit'>;
+  filter: Omit<ExportQuery, 'tuids'>;
 }
 
 function checkExportInput(input: MessageExportInput): CheckedInput {
@@ -119,23 +118,25 @@ function prepareExport(deps: Pick<DomainDeps, 'store'>, input: CheckedInput, tui
 }
 
 async function* exportChunks(deps: Pick<DomainDeps, 'store'>, input: CheckedInput, tuids: readonly string[]): AsyncGenerator<string> {
-  let render: (row: ExportRow) => string = (row) => ndjsonRecord(row.body);
+  let header = '';
+  let render: (body: string) => string = ndjsonRecord;
   if (input.format === 'csv') {
     const columns = csvColumns(input.filter.messageIds);
-    render = (row) => csvRecord(columns, row.body);
-    yield csvHeader(columns);
+    header = csvHeader(columns);
+    render = (body) => csvRecord(columns, body);
   }
-  for (const tuid of tuids) {
-    let after: ExportPageQuery['after'];
-    for (;;) {
-      const rows = await deps.store.messages.exportPage({ ...input.filter, tuid, after, limit: exportPageSize });
-      if (rows.length === 0) break;
+  const batches = deps.store.messages.exportBodies({ ...input.filter, tuids })[Symbol.asyncIterator]();
+  try {
+    // The first batch is awaited before anything is yielded: an export the store cannot start (PostgreSQL's export
+    // connections all taken, the store unreachable) fails before the first byte, so it is still an error answer.
+    let next = await batches.next();
+    if (header) yield header;
+    for (; !next.done; next = await batches.next()) {
       let chunk = '';
-      for (const row of rows) chunk += render(row);
+      for (const body of next.value) chunk += render(body);
       yield chunk;
-      if (rows.length < exportPageSize) break;
-      const last = rows[rows.length - 1]!;
-      after = { tsmTs: last.tsmTs, tsmId: last.tsmId, fingerprint: last.fingerprint };
     }
+  } finally {
+    await batches.return?.();
   }
 }

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { request, type IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { exportPageSize } from '../../../src/domain/messages/message-export.js';
 import { parseUplink } from '../../../src/ingest/parse-uplink.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { ingestBatchWriter } from '../../../src/store/ingest/ingest-batch.js';
@@ -13,8 +12,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 after(cleanupStores);
 
 const t0 = 1_790_000_000;
-const pages = 40;
-const messageCount = pages * exportPageSize;
+const messageCount = 40_000;
 // About 1 KB a message: the export is ~40 MB, more than the socket buffers of both ends can hold.
 const padding = 'x'.repeat(1000);
 
@@ -46,7 +44,7 @@ async function seed(url: string): Promise<void> {
   }
 }
 
-/** Waits until `read()` stops changing (the server has stopped reading pages), and returns its value. */
+/** Waits until `read()` stops changing (the server has stopped reading), and returns its value. */
 async function settled(read: () => number): Promise<number> {
   let value = read();
   for (let unchanged = 0; unchanged < 10;) {
@@ -62,21 +60,26 @@ for (const target of storeTargets) {
   describe(`message export streaming on ${target.name}`, { skip: target.skip }, () => {
     let server: TestApp;
     let token: string;
-    let pagesRead = 0;
-    let failAtPage: number | undefined;
+    // Bodies the store has handed to the export (SQLite: pages of 1000; PostgreSQL: what each chunk of its COPY held).
+    let bodiesRead = 0;
+    let batchesRead = 0;
+    let failAtBatch: number | undefined;
 
     before(async () => {
       const url = await target.createUrl();
       server = await startTestApp({ DATABASE_URL: url });
       token = await new RestClient(server).accessToken();
       await seed(url);
-      // Count the store pages the export reads: the domain calls the store object the app was built with.
+      // Count what the store hands to the export: the domain calls the store object the app was built with.
       const messages = server.app.store.messages;
-      const readPage = messages.exportPage.bind(messages);
-      messages.exportPage = async (query) => {
-        pagesRead += 1;
-        if (pagesRead === failAtPage) throw new Error('store gone');
-        return readPage(query);
+      const exportBodies = messages.exportBodies.bind(messages);
+      messages.exportBodies = async function* (query) {
+        for await (const bodies of exportBodies(query)) {
+          batchesRead += 1;
+          if (batchesRead === failAtBatch) throw new Error('store gone');
+          bodiesRead += bodies.length;
+          yield bodies;
+        }
       };
     });
     after(() => server?.stop());
@@ -93,12 +96,12 @@ for (const target of storeTargets) {
     }
 
     test('a reader that pauses stops the store reads; resumed, it gets every message once, in order', async () => {
-      pagesRead = 0;
+      bodiesRead = 0;
       const { response } = await startExport();
       assert.equal(response.statusCode, 200);
       response.pause();
-      const whilePaused = await settled(() => pagesRead);
-      assert.ok(whilePaused < pages / 2, `${whilePaused} of ${pages} pages read while the client read nothing`);
+      const whilePaused = await settled(() => bodiesRead);
+      assert.ok(whilePaused < messageCount / 4, `${whilePaused} of ${messageCount} messages read while the client read nothing`);
 
       let text = '';
       response.setEncoding('utf8');
@@ -110,12 +113,12 @@ for (const target of storeTargets) {
         lines.every((line, i) => (JSON.parse(line) as { n: number }).n === i),
         'each message once, oldest first',
       );
-      assert.equal(pagesRead, pages + 1, 'every page once, and one empty read that ends the thing');
+      assert.equal(bodiesRead, messageCount, 'every message read once');
     });
 
     test('a store failure after the first byte cuts the connection: the client sees an incomplete body, not a short file', async () => {
-      pagesRead = 0;
-      failAtPage = 3;
+      batchesRead = 0;
+      failAtBatch = 3;
       try {
         const response = await fetch(server.url(`${server.config.restBasePath}/things/BIG-1/messages/export`), {
           headers: { authorization: `Bearer ${token}` },
@@ -123,12 +126,12 @@ for (const target of storeTargets) {
         assert.equal(response.status, 200);
         await assert.rejects(response.text());
       } finally {
-        failAtPage = undefined;
+        failAtBatch = undefined;
       }
     });
 
     test('HEAD answers the headers and reads nothing from the store', async () => {
-      pagesRead = 0;
+      batchesRead = 0;
       const response = await fetch(server.url(`${server.config.restBasePath}/things/BIG-1/messages/export?format=csv`), {
         method: 'HEAD',
         headers: { authorization: `Bearer ${token}` },
@@ -136,16 +139,16 @@ for (const target of storeTargets) {
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('content-type'), 'text/csv; charset=utf-8');
       assert.match(response.headers.get('content-disposition') ?? '', /^attachment; filename="thing-BIG-1-messages.csv"/);
-      assert.equal(await settled(() => pagesRead), 0);
+      assert.equal(await settled(() => batchesRead), 0);
     });
 
-    test('a client that goes away ends the export: no further pages are read', async () => {
-      pagesRead = 0;
+    test('a client that goes away ends the export: no further messages are read', async () => {
+      bodiesRead = 0;
       const { response, abort } = await startExport();
       await new Promise((resolve) => response.once('data', resolve));
       abort();
-      const afterAbort = await settled(() => pagesRead);
-      assert.ok(afterAbort < pages / 2, `${afterAbort} of ${pages} pages read for a client that left`);
+      const afterAbort = await settled(() => bodiesRead);
+      assert.ok(afterAbort < messageCount / 4, `${afterAbort} of ${messageCount} messages read for a client that left`);
       const again = await fetch(server.url(`${server.config.restBasePath}/things/BIG-1/messages/export?from=${t0}&to=${t0 + 2}`), {
         headers: { authorization: `Bearer ${token}` },
       });

@@ -67,7 +67,7 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
         summary: "Export a thing's messages as NDJSON or CSV, oldest first (streamed)",
         params: TuidParams,
         querystring: ExportQuery,
-        response: { 200: exportResponse, ...errors(400, 401, 404, 429) },
+        response: { 200: exportResponse, ...errors(400, 401, 404, 429, 503) },
       },
     },
     async (request, reply) => {
@@ -75,7 +75,7 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
         tuid: request.params.tuid,
         ...exportFilters(request.query, request.headers.accept),
       });
-      return sendExport(reply, exported);
+      return sendExport(reply, exported, deps.config.exportStallTimeoutS);
     },
   );
   app.get(
@@ -88,7 +88,7 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
         summary: "Export the messages of a group's things as NDJSON or CSV, thing by thing (streamed)",
         params: GroupParams,
         querystring: ExportQuery,
-        response: { 200: exportResponse, ...errors(400, 401, 404, 429) },
+        response: { 200: exportResponse, ...errors(400, 401, 404, 429, 503) },
       },
     },
     async (request, reply) => {
@@ -96,7 +96,7 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
         groupId: request.params.groupid,
         ...exportFilters(request.query, request.headers.accept),
       });
-      return sendExport(reply, exported);
+      return sendExport(reply, exported, deps.config.exportStallTimeoutS);
     },
   );
 }
@@ -120,12 +120,17 @@ function formatFromAccept(accept: string | undefined): 'csv' | undefined {
 /**
  * Streams the export. The chunks are pulled: fastify pipes the stream into the response, which stops pulling while
  * the socket's buffer is full (until 'drain') and destroys the stream when the client goes away, which ends the
- * generator between pages. So the server holds about one page per export whatever the range or the reader's pace.
+ * generator and the store's read. So the server holds a bounded amount per export whatever the range or the
+ * reader's pace. A client that stops reading would hold its export (on PostgreSQL a connection) for as long as it
+ * keeps the socket open: once no byte has moved for `stallTimeoutS`, the connection is cut, as if it had left.
  */
-function sendExport(reply: FastifyReply, exported: MessageExport): FastifyReply {
+function sendExport(reply: FastifyReply, exported: MessageExport, stallTimeoutS: number): FastifyReply {
   reply.type(exported.contentType).header('content-disposition', exported.contentDisposition);
   // HEAD (fastify answers it with the GET route) gets the headers only: fastify would drain a stream body, reading
   // the whole range from the store to send none of it.
   if (reply.request.method === 'HEAD') return reply.send();
+  // The socket's idle timer: reset by every byte written or read (a slow reader that moves keeps its export),
+  // undone by Node when the response ends (keep-alive sets its own).
+  reply.raw.setTimeout(stallTimeoutS * 1000, () => reply.raw.destroy());
   return reply.send(Readable.from(exported.chunks, { objectMode: false }));
 }
