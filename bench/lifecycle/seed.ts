@@ -13,6 +13,7 @@ import type { Database } from '../../src/store/database.js';
 import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { retentionExpiry } from '../../src/store/retention/retention-expiry.js';
+import type { SqliteExpiryJob } from '../../src/store/retention/sqlite-expiry.js';
 import { createStore } from '../../src/store/store.js';
 import { seedCredentials } from '../lib/seed-store.js';
 
@@ -47,6 +48,8 @@ export interface LifecycleSeed {
   yearTo: number;
   messages: number;
   seconds: number;
+  /** The compaction after seeding: rows it read (raw messages and hourly rollup rows) and its time. */
+  compaction?: { rows: number; seconds: number };
 }
 
 /** A weather reading that drifts smoothly, so min/max/avg are not trivial. */
@@ -80,6 +83,7 @@ export async function seedLifecycle(database: Database, shape: LifecycleSeedShap
   const yearFrom = yearTo - (shape.yearMessages - 1) * shape.yearSpacingS;
   const commit = ingestBatchWriter(database);
   let messages = 0;
+  const compaction = { rows: 0, seconds: 0 };
   let pending: Record<string, unknown>[] = [];
   let records: UplinkRecord[] = [];
   let lastLog = performance.now();
@@ -129,16 +133,32 @@ export async function seedLifecycle(database: Database, shape: LifecycleSeedShap
       // As the retention sweep would have done on a store that grew over a year: days that are over, compacted.
       const compactStarted = performance.now();
       const nowS = Date.now() / 1000;
-      const scanned = await retentionExpiry(database, commit).compactRollups({
-        rawBefore: Math.floor((nowS - 300) / 3600) * 3600,
-        hourlyBefore: Math.floor((nowS - 3600) / 86_400) * 86_400,
-      });
+      const before = { rawBefore: Math.floor((nowS - 300) / 3600) * 3600, hourlyBefore: Math.floor((nowS - 3600) / 86_400) * 86_400 };
+      // SQLite: the writer thread's steps back to back (the sweep rests as long as each step between them), so the
+      // time is the compaction's work alone.
+      const expire = commit.expire;
+      compaction.rows = expire ? await compactWithoutRests(expire, before) : await retentionExpiry(database, commit).compactRollups(before);
+      compaction.seconds = (performance.now() - compactStarted) / 1000;
       log(
-        `seeding: compacted ${scanned.toLocaleString('en-US')} hourly rollup rows in ${((performance.now() - compactStarted) / 1000).toFixed(0)} s`,
+        `seeding: compaction read ${compaction.rows.toLocaleString('en-US')} rows (raw messages and hourly rollups) in ${compaction.seconds.toFixed(0)} s`,
       );
     }
   } finally {
     await commit.close();
   }
-  return { yearFrom, yearTo, messages, seconds: (performance.now() - started) / 1000 };
+  return { yearFrom, yearTo, messages, seconds: (performance.now() - started) / 1000, ...(shape.compact ? { compaction } : {}) };
+}
+
+async function compactWithoutRests(
+  expire: (job: SqliteExpiryJob) => Promise<number>,
+  before: { rawBefore: number; hourlyBefore: number },
+): Promise<number> {
+  let read = 0;
+  for (const tier of ['raw', 'hourly'] as const)
+    for (let restart = true; ; restart = false) {
+      const step = await expire({ kind: 'compactRollups', tier, before: before[`${tier}Before`], limit: 2000, restart });
+      read += step;
+      if (step === 0) break;
+    }
+  return read;
 }

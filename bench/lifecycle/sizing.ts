@@ -4,7 +4,7 @@
  * measures the bytes each stored message costs: on SQLite the pages of the messages table (dbstat, after a WAL
  * checkpoint) and the whole file, on PostgreSQL pg_total_relation_size('messages') (table, TOAST and primary key)
  * after VACUUM. Prints bytes per message and a table of fleet size × report interval → GB per month of raw
- * messages. SQLite always; PostgreSQL with BENCH_DATABASE_URL (a scratch schema, dropped at the end).
+ * messages; then the rollups, compacted into days as the sweep leaves them, per rolled-up hour. SQLite always; PostgreSQL with BENCH_DATABASE_URL (a scratch schema, dropped at the end).
  *
  * `tsx bench/lifecycle/sizing.ts`; SIZING_THINGS (default 1000) × SIZING_MESSAGES_PER_THING (default 100).
  */
@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase, type Database } from '../../src/store/database.js';
+import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { retentionExpiry } from '../../src/store/retention/retention-expiry.js';
 import { withClient } from '../lib/postgres-client.js';
 import { seedDatabase, type SeedShape } from '../lib/seed-store.js';
 
@@ -26,7 +28,7 @@ export interface SizingResult {
   averageBodyBytes: number;
   /** The whole store (SQLite: the file; PostgreSQL: the schema's relations) divided by the messages. */
   storeBytesPerMessage: number;
-  /** Hourly rollup rows (per thing and per group) the messages made, and the bytes each costs with its key. */
+  /** Rolled-up hours (per thing and per group; hourly rows and hours of compacted days) and the bytes each costs. */
   rollupRows: number;
   bytesPerRollupRow: number;
 }
@@ -57,6 +59,7 @@ export async function measureSizing(
     const database = await openDatabase(`file:${path}`);
     try {
       const stats = await seedDatabase(database, full, log);
+      await compactEverything(database);
       results.push(await measureSqlite(database, path, stats.messages));
     } finally {
       await database.close();
@@ -71,6 +74,7 @@ export async function measureSizing(
         const pgDatabase = await openDatabase(scoped.toString());
         try {
           const stats = await seedDatabase(pgDatabase, full, log);
+          await compactEverything(pgDatabase);
           results.push(await measurePostgres(scoped.toString(), schema, stats.messages));
         } finally {
           await pgDatabase.close();
@@ -85,6 +89,22 @@ export async function measureSizing(
   return results;
 }
 
+const rollupTables = ['thing_rollups', 'group_rollups', 'thing_rollup_days', 'group_rollup_days'];
+/** Rolled-up hours held: hourly rows and the hours packed in compacted days. */
+const rolledUpHoursSql = `select (select count(*) from thing_rollups) + (select count(*) from group_rollups)
+  + (select coalesce(sum(hours), 0) from thing_rollup_days) + (select coalesce(sum(hours), 0) from group_rollup_days)`;
+
+/** Everything rolled up and compacted into days, as the retention sweep leaves a store once its days are over. */
+async function compactEverything(database: Database): Promise<void> {
+  const writer = ingestBatchWriter(database);
+  try {
+    const farAhead = Math.floor(Date.now() / 1000 / 86_400 + 30) * 86_400;
+    await retentionExpiry(database, writer).compactRollups({ rawBefore: farAhead, hourlyBefore: farAhead });
+  } finally {
+    await writer.close();
+  }
+}
+
 async function measureSqlite(database: Database, path: string, messages: number): Promise<SizingResult> {
   if (database.driver.dialect !== 'sqlite') throw new Error('not SQLite');
   const connection = database.driver.connection;
@@ -92,13 +112,10 @@ async function measureSqlite(database: Database, path: string, messages: number)
   const tableBytes = connection.prepare<[], number>("select sum(pgsize) from dbstat where name = 'messages'").pluck().get()!;
   const body = connection.prepare<[], number>('select avg(length(body)) from messages').pluck().get()!;
   const rollupBytes = connection
-    .prepare<[], number>("select sum(pgsize) from dbstat where name in ('thing_rollups', 'group_rollups')")
+    .prepare<[], number>(`select sum(pgsize) from dbstat where name in (${rollupTables.map((t) => `'${t}'`).join(', ')})`)
     .pluck()
     .get()!;
-  const rollupRows = connection
-    .prepare<[], number>('select (select count(*) from thing_rollups) + (select count(*) from group_rollups)')
-    .pluck()
-    .get()!;
+  const rollupRows = connection.prepare<[], number>(rolledUpHoursSql).pluck().get()!;
   return {
     store: 'sqlite',
     messages,
@@ -119,8 +136,7 @@ async function measurePostgres(url: string, schema: string, messages: number): P
               (select avg(octet_length(body)) from messages) as body`,
     );
     const rollups = await client.query<{ bytes: string; rows: string }>(
-      `select pg_total_relation_size('thing_rollups') + pg_total_relation_size('group_rollups') as bytes,
-              (select count(*) from thing_rollups) + (select count(*) from group_rollups) as rows`,
+      `select ${rollupTables.map((t) => `pg_total_relation_size('${t}')`).join(' + ')} as bytes, (${rolledUpHoursSql}) as rows`,
     );
     const all = await client.query<{ bytes: string }>(
       `select sum(pg_total_relation_size(c.oid)) as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -146,7 +162,7 @@ export function gigabytesPerMonth(things: number, intervalS: number, bytesPerMes
 
 export function formatSizing(results: readonly SizingResult[]): string {
   const lines = [
-    '| store | messages measured | bytes/message (messages table + key) | average body bytes | whole store bytes/message | rollup rows | bytes/rollup row |',
+    '| store | messages measured | bytes/message (messages table + key) | average body bytes | whole store bytes/message | rolled-up hours | bytes/rolled-up hour |',
     '|---|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
