@@ -89,7 +89,14 @@ export async function measureSizing(
   return results;
 }
 
-const rollupTables = ['thing_rollups', 'group_rollups', 'thing_rollup_days', 'group_rollup_days'];
+const rollupTables = [
+  'thing_rollups',
+  'group_rollups',
+  'thing_rollup_days',
+  'group_rollup_days',
+  'thing_rollup_day_hours',
+  'group_rollup_day_hours',
+];
 /** Rolled-up hours held: hourly rows and the hours packed in compacted days. */
 const rolledUpHoursSql = `select (select count(*) from thing_rollups) + (select count(*) from group_rollups)
   + (select coalesce(sum(hours), 0) from thing_rollup_days) + (select coalesce(sum(hours), 0) from group_rollup_days)`;

@@ -44,7 +44,13 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       'tuid' in subject
         ? [thingRollupTables, [subject.tuid, range.tsmId, range.field]]
         : [groupRollupTables, [subject.organizationId, shownGroupId(subject.groupId), range.tsmId, range.field]];
-    return { table: tables.hours, days: tables.days, where: tables.key.map((column) => `${alias}${column} = ?`).join(' and '), parameters };
+    return {
+      table: tables.hours,
+      days: tables.days,
+      dayHours: tables.dayHours,
+      where: tables.key.map((column) => `${alias}${column} = ?`).join(' and '),
+      parameters,
+    };
   };
 
   /**
@@ -168,7 +174,7 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       inSnapshot(function* () {
         const key = keyOf(subject, range);
         const days = yield* select<[Uint8Array]>(
-          `select hourly from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
+          `select hourly from ${key.dayHours} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
           [...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
         );
         const hot = yield* select<FiguresRow>(
@@ -191,11 +197,20 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       inSnapshot(function* () {
         const key = keyOf(subject, range);
         const [f, l] = [keyOf(subject, range, 'f.'), keyOf(subject, range, 'l.')];
-        const days = yield* select<[...FiguresRow, Uint8Array | null]>(
-          `select day_start, count, min, max, sum, first, first_ts, last, last_ts, case when day_start + ${lastHourOfDay} > ? then hourly end
+        const days = yield* select<FiguresRow>(
+          `select day_start, count, min, max, sum, first, first_ts, last, last_ts
            from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
-          [range.toHour, ...key.parameters, range.fromHour, range.toHour],
+          [...key.parameters, range.fromHour, range.toHour],
         );
+        // The day `toHour` cuts (before its last hour): only its hours up to there, from its packed hours.
+        const cutDay = floorTo(range.toHour, daySeconds);
+        const [cut] =
+          range.toHour < cutDay + lastHourOfDay
+            ? yield* select<[Uint8Array]>(`select hourly from ${key.dayHours} where ${key.where} and day_start = ?`, [
+                ...key.parameters,
+                cutDay,
+              ])
+            : [];
         const hot = yield* select<FiguresRow>(
           `select d.day_start, d.count, d.min, d.max, d.sum, f.first, f.first_ts, l.last, l.last_ts
            from (select (hour_start / 86400) * 86400 as day_start, sum(count) as count, min(min) as min, max(max) as max, sum(sum) as sum,
@@ -206,12 +221,9 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
            order by d.day_start`,
           [...key.parameters, range.fromHour, range.toHour, ...f.parameters, ...l.parameters],
         );
-        const compacted = days.flatMap(([dayStart, ...rest]) => {
-          const hourly = rest.pop() as Uint8Array | null;
-          if (hourly === null) return [toHourly([dayStart, ...(rest as number[])] as FiguresRow)];
-          // The day `toHour` cuts: only its hours up to there (none, when its first reading came later).
-          return foldInto(daySeconds, decodeHours(hourly, -Infinity, range.toHour));
-        });
+        const compacted = days.map(toHourly);
+        if (cut && Number(days.at(-1)?.[0]) === cutDay)
+          compacted.splice(-1, 1, ...foldInto(daySeconds, decodeHours(cut[0], -Infinity, range.toHour)));
         return mergeRuns(mergeRuns(compacted, hot.map(toHourly)), foldInto(daySeconds, yield* rawTail(subject, range)));
       }),
 
@@ -224,11 +236,16 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       inSnapshot(function* () {
         const key = keyOf(subject, range);
         const cut = `day_start < ? or day_start + ${lastHourOfDay} > ? or (day_start < ? and day_start + ${lastHourOfDay} >= ?)`;
-        const days = yield* select<[number, number, number, Uint8Array | null]>(
-          `select day_start, hours, count, case when ${cut} then hourly end
-           from ${key.days} where ${key.where} and day_start >= ? and day_start <= ?`,
-          [range.fromHour, range.toHour, rawFromHour, rawFromHour, ...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
+        const days = yield* select<[number, number, number]>(
+          `select day_start, hours, count from ${key.days} where ${key.where} and day_start >= ? and day_start <= ?`,
+          [...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
         );
+        // Days the range or rawFromHour cuts are counted by their hours.
+        const cuts = yield* select<[number, Uint8Array]>(
+          `select day_start, hourly from ${key.dayHours} where ${key.where} and day_start >= ? and day_start <= ? and (${cut})`,
+          [...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour, range.fromHour, range.toHour, rawFromHour, rawFromHour],
+        );
+        const cutHours = new Map(cuts.map(([dayStart, hourly]) => [Number(dayStart), hourly]));
         const hot = yield* select<[number | string, number | string, number | string]>(
           `select hour_start / 86400, count(*), sum(case when hour_start >= ? then count else 1 end)
            from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? group by hour_start / 86400`,
@@ -242,9 +259,10 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
             counted.raw += raw;
           } else if (hours > 0) perDay.set(day, { hours, raw });
         };
-        for (const [dayStart, hours, count, hourly] of days) {
+        for (const [dayStart, hours, count] of days) {
           const day = Number(dayStart) / daySeconds;
-          if (hourly === null) add(day, Number(hours), Number(dayStart) >= rawFromHour ? Number(count) : Number(hours));
+          const hourly = cutHours.get(Number(dayStart));
+          if (hourly === undefined) add(day, Number(hours), Number(dayStart) >= rawFromHour ? Number(count) : Number(hours));
           else {
             const inRange = decodeHours(hourly, range.fromHour, range.toHour);
             add(
@@ -282,6 +300,7 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       let removed = 0;
       for (const tables of [groupRollupTables, thingRollupTables]) {
         for (const [table, start, before] of [
+          [tables.dayHours, 'day_start', beforeHourStart - daySeconds + 1],
           [tables.days, 'day_start', beforeHourStart - daySeconds + 1],
           [tables.hours, 'hour_start', beforeHourStart],
         ] as const) {

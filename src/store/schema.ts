@@ -28,6 +28,8 @@ export interface Schema {
   group_rollups: GroupRollupsTable;
   thing_rollup_days: ThingRollupDaysTable;
   group_rollup_days: GroupRollupDaysTable;
+  thing_rollup_day_hours: ThingRollupDayHoursTable;
+  group_rollup_day_hours: GroupRollupDayHoursTable;
 }
 
 export interface OrganizationsTable {
@@ -268,7 +270,7 @@ export interface GroupRollupsTable extends RollupFiguresColumns {
   group_id: string;
 }
 
-/** A compacted UTC day of a series (migration 0017): the day's figures, and its hours packed in `hourly`. */
+/** A compacted UTC day of a series (migration 0017): the day's figures (its hours are in the `_day_hours` table). */
 export interface RollupDayColumns {
   tsm_id: number;
   field: string;
@@ -284,7 +286,6 @@ export interface RollupDayColumns {
   first_ts: number;
   last: number;
   last_ts: number;
-  hourly: Uint8Array;
 }
 
 export interface ThingRollupDaysTable extends RollupDayColumns {
@@ -295,4 +296,23 @@ export interface ThingRollupDaysTable extends RollupDayColumns {
 export interface GroupRollupDaysTable extends RollupDayColumns {
   organization_id: string;
   group_id: string;
+}
+
+/** A compacted UTC day's hours, packed (store/rollups/hourly-codec.ts). */
+export interface ThingRollupDayHoursTable {
+  tuid: string;
+  organization_id: string;
+  tsm_id: number;
+  field: string;
+  day_start: number;
+  hourly: Uint8Array;
+}
+
+export interface GroupRollupDayHoursTable {
+  organization_id: string;
+  group_id: string;
+  tsm_id: number;
+  field: string;
+  day_start: number;
+  hourly: Uint8Array;
 }

@@ -78,6 +78,7 @@ export function thingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads |
         await trx.deleteFrom('messages').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('thing_rollups').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('thing_rollup_days').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
+        await trx.deleteFrom('thing_rollup_day_hours').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('installation_history').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('alerts').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         const requests = trx

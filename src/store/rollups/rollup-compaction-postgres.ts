@@ -60,8 +60,8 @@ async function writeDay(trx: Kysely<Schema>, tables: RollupTables, chunk: DayChu
     day.firstTs,
     day.last,
     day.lastTs,
-    encodeHours(hours),
   ]).execute(trx);
+  await withPlaceholders(text.upsertDayHours, [...chunk.key, chunk.dayStart, ...chunk.carried, encodeHours(hours)]).execute(trx);
 }
 
 /**

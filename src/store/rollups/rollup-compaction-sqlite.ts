@@ -27,6 +27,7 @@ function dayWriter(connection: SqliteDatabase.Database, tables: RollupTables) {
   const text = compactionSql(tables, 'sqlite');
   const selectDay = connection.prepare(text.selectDay).pluck();
   const upsertDay = connection.prepare(text.upsertDay);
+  const upsertDayHours = connection.prepare(text.upsertDayHours);
   return (chunk: DayChunk) => {
     const previous = selectDay.get(...chunk.key, chunk.dayStart) as Uint8Array | undefined;
     const { hours, day } = compactedDay(previous ? decodeHours(previous) : [], chunk);
@@ -43,8 +44,8 @@ function dayWriter(connection: SqliteDatabase.Database, tables: RollupTables) {
       day.firstTs,
       day.last,
       day.lastTs,
-      encodeHours(hours),
     );
+    upsertDayHours.run(...chunk.key, chunk.dayStart, ...chunk.carried, encodeHours(hours));
   };
 }
 

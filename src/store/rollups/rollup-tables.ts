@@ -6,6 +6,8 @@
 export interface RollupTables {
   hours: 'thing_rollups' | 'group_rollups';
   days: 'thing_rollup_days' | 'group_rollup_days';
+  /** The compacted days' packed hours. */
+  dayHours: 'thing_rollup_day_hours' | 'group_rollup_day_hours';
   /** The columns naming one series (a field of a message id of a thing or group), in key order. */
   key: readonly string[];
   /** Columns carried by each row but not in the key (a thing's organization, for expiry). */
@@ -15,6 +17,7 @@ export interface RollupTables {
 export const thingRollupTables: RollupTables = {
   hours: 'thing_rollups',
   days: 'thing_rollup_days',
+  dayHours: 'thing_rollup_day_hours',
   key: ['tuid', 'tsm_id', 'field'],
   carried: ['organization_id'],
 };
@@ -22,6 +25,7 @@ export const thingRollupTables: RollupTables = {
 export const groupRollupTables: RollupTables = {
   hours: 'group_rollups',
   days: 'group_rollup_days',
+  dayHours: 'group_rollup_day_hours',
   key: ['organization_id', 'group_id', 'tsm_id', 'field'],
   carried: [],
 };
