@@ -409,6 +409,7 @@ function recordSweep(metrics: Metrics, report: SweepReport): void {
   metrics.retentionExpired.inc({ kind: 'dead_letters' }, report.deadLetters);
   metrics.retentionExpired.inc({ kind: 'command_history' }, report.commandHistory);
   metrics.retentionPartitionsDropped.inc(report.partitionsDropped);
+  metrics.rollupRowsCompacted.inc(report.rollupRowsCompacted);
   metrics.retentionSweepSeconds.observe(report.durationMs / 1000);
 }
 

@@ -85,6 +85,11 @@ export function createMetrics(build: { version: string } = { version: 'unknown' 
       labelNames: ['kind'],
       registers: [registry],
     }),
+    rollupRowsCompacted: counter(
+      registry,
+      'thingdesk_rollup_compaction_rows_total',
+      'Rows the retention sweep read to compact rollups into days (raw messages after things\' rollup watermarks, hourly rows).',
+    ),
     retentionPartitionsDropped: counter(
       registry,
       'thingdesk_retention_partitions_dropped_total',

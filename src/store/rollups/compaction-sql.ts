@@ -29,7 +29,5 @@ export function compactionSql(tables: RollupTables, dialect: 'sqlite' | 'postgre
     /** A compacted day's packed hours: key, day_start, carried columns, hourly. */
     upsertDayHours: upsert(dayHours, [...dayKey, ...carried, 'hourly']),
     deleteHour: `delete from ${hours} where ${keyMatch} and hour_start = ?`,
-    /** PostgreSQL: a chunk's hours in one statement (exactly those read and locked, not a range a newcomer could fall in). */
-    deleteHours: `delete from ${hours} where ${keyMatch} and hour_start = any(?::bigint[])`,
   };
 }

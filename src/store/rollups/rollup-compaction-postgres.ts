@@ -5,7 +5,7 @@ import { compactedDay, planDayChunks, type DayChunk } from './compaction-plan.js
 import { compactionSql } from './compaction-sql.js';
 import { decodeHours, encodeHours } from './hourly-codec.js';
 import { dayChunksOfRaw, pendingThingsSql, rawRowsSql, stepEnd, type RawRow } from './raw-compaction-plan.js';
-import { rollupTableFamilies, thingRollupTables, type RollupTables } from './rollup-tables.js';
+import { figureColumns, rollupTableFamilies, thingRollupTables, type RollupTables } from './rollup-tables.js';
 
 /**
  * One pass of compaction on PostgreSQL: pages of `limit` hourly rows in key order, each in its own short
@@ -27,10 +27,15 @@ export async function compactPostgresRollups(db: Kysely<Schema>, beforeDayStart:
         const rows = (after === null ? await run(text.firstPage, [limit]) : await run(text.nextPage, [...after, limit])).rows.map((row) =>
           Object.values(row),
         );
-        for (const chunk of planDayChunks(rows, tables, beforeDayStart)) {
-          await writeDay(trx, tables, chunk);
-          await run(text.deleteHours, [...chunk.key, chunk.hours.map((hour) => hour.hourStart)]);
-        }
+        const chunks = planDayChunks(rows, tables, beforeDayStart);
+        await writeDays(trx, tables, chunks);
+        // Exactly the rows read and locked, not a range a newcomer could fall in.
+        const moved = chunks.flatMap((chunk) => chunk.hours.map((hour) => [...chunk.key, hour.hourStart]));
+        if (moved.length > 0)
+          await run(
+            `delete from ${tables.hours} where (${[...tables.key, 'hour_start'].join(', ')}) in (select * from unnest(${[...tables.keyTypes, 'bigint'].map((cast) => `?::${cast}[]`).join(', ')}))`,
+            [...tables.key, 'hour_start'].map((_, i) => moved.map((values) => values[i])),
+          );
         return rows;
       });
       scanned += page.length;
@@ -42,26 +47,63 @@ export async function compactPostgresRollups(db: Kysely<Schema>, beforeDayStart:
   return scanned;
 }
 
-/** Folds a day chunk into its compacted day (read, merged, written back) in the caller's transaction. */
-async function writeDay(trx: Kysely<Schema>, tables: RollupTables, chunk: DayChunk): Promise<void> {
-  const text = compactionSql(tables, 'postgres');
-  const [previous] = (await withPlaceholders<{ hourly: Uint8Array }>(text.selectDay, [...chunk.key, chunk.dayStart]).execute(trx)).rows;
-  const { hours, day } = compactedDay(previous ? decodeHours(previous.hourly) : [], chunk);
-  await withPlaceholders(text.upsertDay, [
-    ...chunk.key,
-    chunk.dayStart,
-    ...chunk.carried,
-    hours.length,
-    day.count,
-    day.min,
-    day.max,
-    day.sum,
-    day.first,
-    day.firstTs,
-    day.last,
-    day.lastTs,
-  ]).execute(trx);
-  await withPlaceholders(text.upsertDayHours, [...chunk.key, chunk.dayStart, ...chunk.carried, encodeHours(hours)]).execute(trx);
+/**
+ * Folds day chunks (each series and day at most once) into their compacted days in the caller's transaction: the
+ * days' packed hours read in one statement, merged, and both tables written with one `unnest` upsert each, so a
+ * page costs three round trips whatever its number of days.
+ */
+async function writeDays(trx: Kysely<Schema>, tables: RollupTables, chunks: readonly DayChunk[]): Promise<void> {
+  if (chunks.length === 0) return;
+  const { key, carried, keyTypes, carriedTypes } = tables;
+  const keyOf = (values: readonly unknown[]) => values.map(String).join('\u0000');
+  const column = (i: number) => chunks.map((chunk) => chunk.key[i]);
+  const keyArrays = [...key.map((_, i) => column(i)), chunks.map((chunk) => chunk.dayStart)];
+  const keyCasts = [...keyTypes, 'bigint'];
+  const unnest = (casts: readonly string[]) => `unnest(${casts.map((cast) => `?::${cast}[]`).join(', ')})`;
+  const dayKey = [...key, 'day_start'];
+  const { rows: existing } = await withPlaceholders<Record<string, unknown>>(
+    `select ${dayKey.join(', ')}, hourly from ${tables.dayHours} where (${dayKey.join(', ')}) in (select * from ${unnest(keyCasts)})`,
+    keyArrays,
+  ).execute(trx);
+  const previous = new Map(existing.map((row) => [keyOf(dayKey.map((c) => row[c])), row.hourly as Uint8Array]));
+  const days = chunks.map((chunk) => {
+    const packed = previous.get(keyOf([...chunk.key, chunk.dayStart]));
+    return compactedDay(packed ? decodeHours(packed) : [], chunk);
+  });
+  const carriedArrays = carried.map((_, i) => chunks.map((chunk) => chunk.carried[i]));
+  const upsert = (table: string, columns: readonly string[], casts: readonly string[], arrays: readonly unknown[][]) =>
+    withPlaceholders(
+      `insert into ${table} (${columns.join(', ')}) select * from ${unnest(casts)}
+       on conflict (${dayKey.join(', ')}) do update set ${columns
+         .filter((c) => !dayKey.includes(c))
+         .map((c) => `${c} = excluded.${c}`)
+         .join(', ')}`,
+      arrays,
+    ).execute(trx);
+  await upsert(
+    tables.days,
+    [...dayKey, ...carried, 'hours', ...figureColumns],
+    [...keyCasts, ...carriedTypes, 'int', 'bigint', ...figureColumns.slice(1).map(() => 'float8')],
+    [
+      ...keyArrays,
+      ...carriedArrays,
+      days.map((d) => d.hours.length),
+      days.map((d) => d.day.count),
+      days.map((d) => d.day.min),
+      days.map((d) => d.day.max),
+      days.map((d) => d.day.sum),
+      days.map((d) => d.day.first),
+      days.map((d) => d.day.firstTs),
+      days.map((d) => d.day.last),
+      days.map((d) => d.day.lastTs),
+    ],
+  );
+  await upsert(
+    tables.dayHours,
+    [...dayKey, ...carried, 'hourly'],
+    [...keyCasts, ...carriedTypes, 'bytea'],
+    [...keyArrays, ...carriedArrays, days.map((d) => encodeHours(d.hours))],
+  );
 }
 
 /**
@@ -99,7 +141,7 @@ export async function compactPostgresRawRollups(db: Kysely<Schema>, cutoff: numb
             ).rows.map((row) => Object.values(row) as RawRow);
           const end = stepEnd(await readRows(cutoff, limit + 1), limit, watermark, cutoff);
           const rows = end.rereadFirstHour ? await readRows(end.until, Number.MAX_SAFE_INTEGER) : end.rows;
-          for (const chunk of dayChunksOfRaw({ tuid, organizationId, watermark }, rows)) await writeDay(trx, thingRollupTables, chunk);
+          await writeDays(trx, thingRollupTables, dayChunksOfRaw({ tuid, organizationId, watermark }, rows));
           await withPlaceholders('update things set rollup_watermark = ? where tuid = ?', [end.until, tuid]).execute(trx);
           read += rows.length;
           return end.until >= cutoff;

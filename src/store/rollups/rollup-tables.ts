@@ -12,6 +12,9 @@ export interface RollupTables {
   key: readonly string[];
   /** Columns carried by each row but not in the key (a thing's organization, for expiry). */
   carried: readonly string[];
+  /** PostgreSQL's types of the key and carried columns, for statements that take them as arrays (`unnest`). */
+  keyTypes: readonly string[];
+  carriedTypes: readonly string[];
 }
 
 export const thingRollupTables: RollupTables = {
@@ -20,6 +23,8 @@ export const thingRollupTables: RollupTables = {
   dayHours: 'thing_rollup_day_hours',
   key: ['tuid', 'tsm_id', 'field'],
   carried: ['organization_id'],
+  keyTypes: ['text', 'int', 'text'],
+  carriedTypes: ['text'],
 };
 
 export const groupRollupTables: RollupTables = {
@@ -28,6 +33,8 @@ export const groupRollupTables: RollupTables = {
   dayHours: 'group_rollup_day_hours',
   key: ['organization_id', 'group_id', 'tsm_id', 'field'],
   carried: [],
+  keyTypes: ['text', 'text', 'int', 'text'],
+  carriedTypes: [],
 };
 
 export const rollupTableFamilies = [thingRollupTables, groupRollupTables] as const;
