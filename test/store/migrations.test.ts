@@ -117,6 +117,48 @@ for (const target of storeTargets) {
       },
     );
 
+    test('0018 puts existing things after their newest message and now, so rollups already stored are not counted again from raw', async () => {
+      const database = await openDatabase(await target.createUrl());
+      try {
+        const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0018'));
+        const migrator = new Migrator({
+          db: database.db,
+          provider: { getMigrations: async () => before },
+          migrationTableName: 'schema_migrations',
+          migrationLockTableName: 'schema_migrations_lock',
+          ...(database.dialect === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
+        });
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await sql`insert into organizations (id, name, name_key, created_at) values ('org', 'Org', 'org', 1)`.execute(database.db);
+        const thing = (tuid: string, lastTs: number | null) =>
+          sql`insert into things (tuid, organization_id, installation_status, created_at, last_ts) values (${tuid}, 'org', 'new', 1, ${lastTs})`.execute(
+            database.db,
+          );
+        const now = Math.floor(Date.now() / 1000);
+        await thing('PAST-1', 1_000_000);
+        await thing('AHEAD-1', now + 10 * 86_400 + 1234);
+        await thing('SILENT-1', null);
+        await migrateToLatest(database);
+        const rows = await sql<{
+          tuid: string;
+          rollup_watermark: number | string;
+        }>`select tuid, rollup_watermark from things order by tuid`.execute(database.db);
+        const watermark = Object.fromEntries(rows.rows.map((row) => [row.tuid, Number(row.rollup_watermark)]));
+        const nextHour = (seconds: number) => Math.floor(seconds / 3600) * 3600 + 3600;
+        assert.ok(watermark['PAST-1']! >= nextHour(now) - 3600 && watermark['PAST-1']! <= nextHour(now + 60), 'after now');
+        assert.equal(watermark['AHEAD-1'], nextHour(now + 10 * 86_400 + 1234), 'after its newest message');
+        assert.ok(watermark['SILENT-1']! > now);
+        // A thing claimed after the migration starts at 0: all its rollups from raw.
+        await thing('NEW-1', null);
+        const [created] = (
+          await sql<{ w: number | string }>`select rollup_watermark as w from things where tuid = 'NEW-1'`.execute(database.db)
+        ).rows;
+        assert.equal(Number(created?.w), 0);
+      } finally {
+        await database.close();
+      }
+    });
+
     test('0009 leaves room on the pages of things for summary updates (PostgreSQL; nothing on SQLite)', async () => {
       const database = await openDatabase(await target.createUrl());
       try {
