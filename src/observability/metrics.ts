@@ -88,7 +88,7 @@ export function createMetrics(build: { version: string } = { version: 'unknown' 
     rollupRowsCompacted: counter(
       registry,
       'thingdesk_rollup_compaction_rows_total',
-      'Rows the retention sweep read to compact rollups into days (raw messages after things\' rollup watermarks, hourly rows).',
+      "Rows the retention sweep read to compact rollups into days (raw messages after things' rollup watermarks, hourly rows).",
     ),
     retentionPartitionsDropped: counter(
       registry,

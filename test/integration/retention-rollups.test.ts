@@ -42,7 +42,11 @@ for (const target of storeTargets) {
           };
           assert.deepEqual(await hours(), [10, 20]);
           const report = await server.app.retention.sweep();
-          assert.equal(report?.rollups, days === '0' ? 0 : 8, 'the old day of temp and humd, per thing and per group: its figures and its hours');
+          assert.equal(
+            report?.rollups,
+            days === '0' ? 0 : 8,
+            'the old day of temp and humd, per thing and per group: its figures and its hours',
+          );
           assert.deepEqual(await hours(), kept.length === 2 ? [10, 20] : [20]);
         } finally {
           await server.stop();

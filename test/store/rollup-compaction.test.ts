@@ -215,7 +215,11 @@ for (const target of storeTargets) {
         await s.compact(d0 + 2 * day);
         const range = { tsmId: 12100, field: 'temp', fromHour: d0, toHour: d0 + 2 * day };
         // Mid-way through the second day: the first day goes (thing and group), the second stays whole.
-        assert.equal(await s.store.rollups.expire('acme', d0 + day + 5 * hour, 100), 4, 'the figures and hours of the first day, thing and group');
+        assert.equal(
+          await s.store.rollups.expire('acme', d0 + day + 5 * hour, 100),
+          4,
+          'the figures and hours of the first day, thing and group',
+        );
         assert.deepEqual(
           (await s.store.rollups.hours({ tuid: 'E-1' }, range)).map((h) => h.hourStart),
           [d0 + day + hour],
