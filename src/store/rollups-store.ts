@@ -32,9 +32,11 @@ const lastHourOfDay = 82_800;
 const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * size;
 
 /**
- * Reads of the rollups and of raw messages for series, and their expiry. Rollups are written by the ingest
- * transaction (hourly rows, migration 0011; store/ingest/rollup-batch.ts) and compacted into days by the retention
- * sweep (migration 0017; store/rollups/): every read combines the two tiers.
+ * Reads of the rollups and of raw messages for series, and their expiry. Three tiers answer a series: compacted
+ * days (migration 0017, written by the retention sweep's compaction, store/rollups/), hourly rows (groups', and
+ * things' late messages, written in the ingest transaction, store/ingest/rollup-batch.ts), and a thing's raw
+ * messages from its rollup watermark on (migration 0018), folded when read. Every read combines them, in one
+ * snapshot.
  */
 export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres', directReads: SqliteDirectReads | undefined) {
   const sqlite = dialect === 'sqlite';
@@ -167,8 +169,8 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
 
   return {
     /**
-     * A subject's hourly buckets of one field, oldest first: the hours of its compacted days (migration 0017) and its
-     * hourly rows, a late hourly row merged into the compacted hour it shares.
+     * A subject's hourly buckets of one field, oldest first: the hours of its compacted days, its hourly rows (a late
+     * hourly row merged into the compacted hour it shares) and a thing's hours from its raw messages.
      */
     hours: (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
       inSnapshot(function* () {
