@@ -144,7 +144,7 @@ for (const target of storeTargets) {
       assert.equal(await page.getByText(secret).count(), 0);
       assert.ok(!(await page.content()).includes(secret), 'the secret is nowhere in the page once the dialog is closed');
       const row = page.getByRole('row', { name: /Billing export/ });
-      assert.ok(await row.getByText(clientId).isVisible());
+      await row.getByText(clientId).waitFor({ state: 'visible' });
 
       await row.getByRole('button', { name: 'Revoke Billing export' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke API client' }).click();
@@ -234,8 +234,8 @@ for (const target of storeTargets) {
       retention = (await apiData('{ organization { retention { rollupRetentionDays rollupRetentionOverride } } }')).organization.retention;
       assert.equal(retention.rollupRetentionOverride, null);
       assert.equal(await shownDays('rollupRetentionDays'), expectDays(retention.rollupRetentionDays));
-      assert.ok(await page.getByText("In force: the platform's default.").isVisible());
-      assert.ok(await page.getByText("In force: the organization's own setting.").isVisible());
+      await page.getByText("In force: the platform's default.").waitFor({ state: 'visible' });
+      await page.getByText("In force: the organization's own setting.").waitFor({ state: 'visible' });
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, 'admin-retention');
       // Dark theme (the system setting) and a 360 px wide screen: still no serious violation, nothing wider than the screen.
@@ -255,7 +255,7 @@ for (const target of storeTargets) {
       await page.waitForURL(/\/studio\/admin$/);
       await page.getByText('Your role cannot open this page.').waitFor();
       const nav = page.getByRole('navigation', { name: 'Main' });
-      assert.ok(await nav.getByRole('link', { name: 'Installer' }).isVisible());
+      await nav.getByRole('link', { name: 'Installer' }).waitFor({ state: 'visible' });
       assert.equal(await nav.getByRole('link', { name: 'Administration' }).count(), 0);
       assert.equal(await page.getByRole('tab').count(), 0);
       await saveScreenshot(page, 'admin-installer-refused');

@@ -193,7 +193,7 @@ for (const target of storeTargets) {
       await page.getByTestId('installer-tuid').filter({ hasText: tuid }).waitFor();
       assert.equal(await thingOf(tuid), null);
       await page.getByText('No message yet.').waitFor();
-      assert.ok(await page.getByText('not known to the platform yet').isVisible());
+      await page.getByText('not known to the platform yet').waitFor({ state: 'visible' });
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, 'installer-no-message');
 
@@ -302,7 +302,7 @@ for (const target of storeTargets) {
       await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
       await page.getByText('Your role cannot open this page.').waitFor();
       const nav = page.getByRole('navigation', { name: 'Main' });
-      assert.ok(await nav.getByRole('link', { name: 'Things' }).isVisible());
+      await nav.getByRole('link', { name: 'Things' }).waitFor({ state: 'visible' });
       assert.equal(await nav.getByRole('link', { name: 'Installer' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: 'Set installed' }).count(), 0);
       await saveScreenshot(page, 'installer-viewer');

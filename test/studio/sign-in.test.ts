@@ -47,7 +47,7 @@ describe('studio: sign-in, sign-out and an ended session', { skip: browserSkipRe
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Things' }).getAttribute('aria-current'),
       'page',
     );
-    assert.ok(await page.getByText(testBootstrap.BOOTSTRAP_EMAIL).isVisible());
+    await page.getByText(testBootstrap.BOOTSTRAP_EMAIL).waitFor({ state: 'visible' });
     assert.deepEqual(pageErrors, []);
     await context.close();
   });
@@ -102,7 +102,7 @@ describe('studio: sign-in, sign-out and an ended session', { skip: browserSkipRe
     await other.request('mutation { logout { success } }');
     await page.reload();
     await page.waitForURL(/\/studio\/sign-in\?next=%2Fgroups%3Fq%3Dnorth$/);
-    assert.ok(await page.getByRole('status').filter({ hasText: 'session has ended' }).isVisible());
+    await page.getByRole('status').filter({ hasText: 'session has ended' }).waitFor({ state: 'visible' });
     await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
     await page.waitForURL(/\/studio\/groups\?q=north$/);
     await context.close();
