@@ -72,15 +72,17 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
     });
     if (direct) return direct.value;
     const transaction = sqlite ? db.transaction() : db.transaction().setIsolationLevel('repeatable read');
-    return transaction.execute(async (trx) => {
-      const steps = plan();
-      let step = steps.next();
-      while (!step.done) {
-        const { rows } = await withPlaceholders<Record<string, unknown>>(step.value.text, step.value.parameters).execute(trx);
-        step = steps.next(rows.map((row) => Object.values(row)));
-      }
-      return step.value;
-    });
+    return transaction.execute((trx) => runOn(trx, plan()));
+  }
+
+  /** Runs a plan's statements one after another on `executor` (a transaction, or the store for a plan of one). */
+  async function runOn<T>(executor: Kysely<Schema>, steps: Plan<T>): Promise<T> {
+    let step = steps.next();
+    while (!step.done) {
+      const { rows } = await withPlaceholders<Record<string, unknown>>(step.value.text, step.value.parameters).execute(executor);
+      step = steps.next(rows.map((row) => Object.values(row)));
+    }
+    return step.value;
   }
 
   /**
@@ -288,10 +290,10 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
 
     /**
      * A subject's stored messages of one id with tsmTs in [from, to], oldest first, at most `limit` (see
-     * rawMessagesPlan).
+     * rawMessagesPlan). One statement sees one state by itself: on PostgreSQL no transaction around it.
      */
     rawMessages: (subject: SeriesSubject, read: { tsmId: number; field: string | null; from: number; to: number; limit: number }) =>
-      inSnapshot(() => rawMessagesPlan(subject, read)),
+      sqlite ? inSnapshot(() => rawMessagesPlan(subject, read)) : runOn(db, rawMessagesPlan(subject, read)),
 
     /**
      * Deletes at most `limit` rollup rows (things' and groups', hourly and compacted days) of an organization for

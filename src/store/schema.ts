@@ -271,21 +271,11 @@ export interface GroupRollupsTable extends RollupFiguresColumns {
 }
 
 /** A compacted UTC day of a series (migration 0017): the day's figures (its hours are in the `_day_hours` table). */
-export interface RollupDayColumns {
-  tsm_id: number;
-  field: string;
+export interface RollupDayColumns extends Omit<RollupFiguresColumns, 'hour_start'> {
   /** Unix seconds, a multiple of 86400 (UTC). */
   day_start: number;
-  /** Hours of the day with readings (entries of `hourly`). */
+  /** Hours of the day with readings (entries of its packed hours). */
   hours: number;
-  count: number;
-  min: number;
-  max: number;
-  sum: number;
-  first: number;
-  first_ts: number;
-  last: number;
-  last_ts: number;
 }
 
 export interface ThingRollupDaysTable extends RollupDayColumns {

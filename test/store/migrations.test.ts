@@ -2,12 +2,25 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Migrator, sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase, type Database } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { cleanupStores, storeTargets } from '../helpers/databases.js';
 
 after(cleanupStores);
+
+/** Applies the migrations that come before `name`, as a store last upgraded before it would have them. */
+async function migrateBefore(database: Database, name: string): Promise<void> {
+  const before = Object.fromEntries(Object.entries(migrations).filter(([migration]) => migration < name));
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => before },
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+    ...(database.dialect === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
+  });
+  assert.equal((await migrator.migrateToLatest()).error, undefined);
+}
 
 for (const target of storeTargets) {
   describe(`migrations on ${target.name}`, { skip: target.skip }, () => {
@@ -41,15 +54,7 @@ for (const target of storeTargets) {
     test('0008 rewrites stored messages as served: deploymentGroupId appended once, the group or unassigned', async () => {
       const database = await openDatabase(await target.createUrl());
       try {
-        const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0008'));
-        const migrator = new Migrator({
-          db: database.db,
-          provider: { getMigrations: async () => before },
-          migrationTableName: 'schema_migrations',
-          migrationLockTableName: 'schema_migrations_lock',
-          ...(database.dialect === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
-        });
-        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await migrateBefore(database, '0008');
         await sql`insert into organizations (id, name, name_key, created_at) values ('org', 'Org', 'org', 1)`.execute(database.db);
         const row = (tuid: string, ts: number, group: string | null, body: string) =>
           sql`insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
@@ -120,15 +125,7 @@ for (const target of storeTargets) {
     test('0018 puts existing things after their newest message and now, so rollups already stored are not counted again from raw', async () => {
       const database = await openDatabase(await target.createUrl());
       try {
-        const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0018'));
-        const migrator = new Migrator({
-          db: database.db,
-          provider: { getMigrations: async () => before },
-          migrationTableName: 'schema_migrations',
-          migrationLockTableName: 'schema_migrations_lock',
-          ...(database.dialect === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
-        });
-        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await migrateBefore(database, '0018');
         await sql`insert into organizations (id, name, name_key, created_at) values ('org', 'Org', 'org', 1)`.execute(database.db);
         const thing = (tuid: string, lastTs: number | null) =>
           sql`insert into things (tuid, organization_id, installation_status, created_at, last_ts) values (${tuid}, 'org', 'new', 1, ${lastTs})`.execute(

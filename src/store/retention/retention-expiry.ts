@@ -57,17 +57,18 @@ export function retentionExpiry(database: Database, writer: { expire?: (job: Sql
 
 function sqliteRetentionExpiry(expire: (job: SqliteExpiryJob) => Promise<number>): RetentionExpiry {
   /**
-   * Runs steps until one removes less than its limit. After each step it rests as long as the step took: the
+   * Runs steps until one answers less than `lastBelow` (for expiry its limit; for compaction 1: its steps answer 0
+   * when the pass is over); `step` is told whether it is the first. After each step it rests as long as it took: the
    * writer thread then spends at most half its time sweeping, so a fleet's batches find it free, and the second
    * core is not taken from the event loop for minutes on end (a sweep of millions of rows).
    */
-  const repeat = async (step: () => SqliteExpiryJob, limit: number, signal: AbortSignal | undefined) => {
+  const repeat = async (step: (first: boolean) => SqliteExpiryJob, lastBelow: number, signal: AbortSignal | undefined) => {
     let total = 0;
-    for (;;) {
+    for (let first = true; ; first = false) {
       const started = performance.now();
-      const removed = await expire(step());
+      const removed = await expire(step(first));
       total += removed;
-      if (removed < limit || signal?.aborted) return total;
+      if (removed < lastBelow || signal?.aborted) return total;
       await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
     }
   };
@@ -93,15 +94,12 @@ function sqliteRetentionExpiry(expire: (job: SqliteExpiryJob) => Promise<number>
     async compactRollups(before, signal) {
       let read = 0;
       for (const tier of ['raw', 'hourly'] as const) {
-        // Steps until one finds nothing left, each followed by a rest as long as it took (as for expiry).
-        for (let restart = true; !signal?.aborted; restart = false) {
-          const started = performance.now();
-          const step = { kind: 'compactRollups' as const, tier, before: tier === 'raw' ? before.rawBefore : before.hourlyBefore };
-          const stepRead = await expire({ ...step, limit: rollupCompactionStepRows, restart });
-          read += stepRead;
-          if (stepRead === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
-        }
+        const stepBefore = tier === 'raw' ? before.rawBefore : before.hourlyBefore;
+        read += await repeat(
+          (first) => ({ kind: 'compactRollups', tier, before: stepBefore, limit: rollupCompactionStepRows, restart: first }),
+          1,
+          signal,
+        );
       }
       return read;
     },

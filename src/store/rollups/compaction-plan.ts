@@ -1,6 +1,7 @@
 import { foldInto, mergeRuns } from '../../domain/series/rollup-merge.js';
 import { daySeconds } from '../../domain/series/rollup-rules.js';
 import type { HourlyRollup } from '../../domain/series/series-types.js';
+import { decodeHours, encodeHours } from './hourly-codec.js';
 import type { RollupTables } from './rollup-tables.js';
 
 /** One series' hourly rows of one UTC day, read by a compaction step, to fold into its compacted day. */
@@ -34,11 +35,26 @@ export function planDayChunks(rows: readonly unknown[][], tables: RollupTables, 
   return chunks;
 }
 
-/** A compacted day after folding a chunk into what was compacted before (`previous`, none for a new day). */
-export function compactedDay(previous: readonly HourlyRollup[], chunk: DayChunk): { hours: readonly HourlyRollup[]; day: HourlyRollup } {
+/**
+ * A chunk folded into what its day held before (`previous`, its packed hours; none for a new day), as the two rows
+ * compactionSql's `upsertDays` and `upsertDayHours` write.
+ */
+export function dayRows(chunk: DayChunk, previous: Uint8Array | undefined): { day: unknown[]; hours: unknown[] } {
   // The hourly rows arrived after the compacted ones (late messages): they are the later arrivals of a shared hour.
-  const hours = mergeRuns(previous, chunk.hours);
-  return { hours, day: foldInto(daySeconds, hours)[0]! };
+  const hours = mergeRuns(previous ? decodeHours(previous) : [], chunk.hours);
+  const day = foldInto(daySeconds, hours)[0]!;
+  const key = [...chunk.key, chunk.dayStart, ...chunk.carried];
+  return {
+    day: [...key, hours.length, day.count, day.min, day.max, day.sum, day.first, day.firstTs, day.last, day.lastTs],
+    hours: [...key, encodeHours(hours)],
+  };
+}
+
+/** Where the next page of hourly rows starts: after the last row's key and hour (rows as planDayChunks takes them). */
+export function pageCursor(rows: readonly unknown[][], tables: RollupTables): unknown[] | undefined {
+  const last = rows.at(-1);
+  const keyLength = tables.key.length;
+  return last && [...last.slice(0, keyLength), last[keyLength + tables.carried.length]];
 }
 
 function hourOf(hourStart: number, figures: readonly unknown[]): HourlyRollup {

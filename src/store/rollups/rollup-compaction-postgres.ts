@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import { withPlaceholders } from '../portable-sql.js';
 import type { Schema } from '../schema.js';
-import { compactedDay, planDayChunks, type DayChunk } from './compaction-plan.js';
-import { compactionSql } from './compaction-sql.js';
-import { decodeHours, encodeHours } from './hourly-codec.js';
+import { dayRows, pageCursor, planDayChunks, type DayChunk } from './compaction-plan.js';
+import { columnsOf, compactionSql } from './compaction-sql.js';
 import { dayChunksOfRaw, pendingThingsSql, rawRowsSql, stepEnd, type RawRow } from './raw-compaction-plan.js';
-import { figureColumns, rollupTableFamilies, thingRollupTables, type RollupTables } from './rollup-tables.js';
+import { rollupTableFamilies, thingRollupTables, type RollupTables } from './rollup-tables.js';
 
 /**
  * One pass of compaction on PostgreSQL: pages of `limit` hourly rows in key order, each in its own short
@@ -18,7 +17,6 @@ export async function compactPostgresRollups(db: Kysely<Schema>, beforeDayStart:
   let scanned = 0;
   for (const tables of rollupTableFamilies) {
     const text = compactionSql(tables, 'postgres');
-    const keyLength = tables.key.length;
     let after: unknown[] | null = null;
     while (!signal?.aborted) {
       const page: unknown[][] = await db.transaction().execute(async (trx) => {
@@ -29,19 +27,14 @@ export async function compactPostgresRollups(db: Kysely<Schema>, beforeDayStart:
         );
         const chunks = planDayChunks(rows, tables, beforeDayStart);
         await writeDays(trx, tables, chunks);
-        // Exactly the rows read and locked, not a range a newcomer could fall in.
         const moved = chunks.flatMap((chunk) => chunk.hours.map((hour) => [...chunk.key, hour.hourStart]));
-        if (moved.length > 0)
-          await run(
-            `delete from ${tables.hours} where (${[...tables.key, 'hour_start'].join(', ')}) in (select * from unnest(${[...tables.keyTypes, 'bigint'].map((cast) => `?::${cast}[]`).join(', ')}))`,
-            [...tables.key, 'hour_start'].map((_, i) => moved.map((values) => values[i])),
-          );
+        if (moved.length > 0) await run(text.deleteHours, columnsOf(moved));
         return rows;
       });
       scanned += page.length;
-      const last = page.at(-1);
-      if (page.length < limit || !last) break;
-      after = [...last.slice(0, keyLength), last[keyLength + tables.carried.length]];
+      const cursor = pageCursor(page, tables);
+      if (page.length < limit || !cursor) break;
+      after = cursor;
     }
   }
   return scanned;
@@ -54,56 +47,15 @@ export async function compactPostgresRollups(db: Kysely<Schema>, beforeDayStart:
  */
 async function writeDays(trx: Kysely<Schema>, tables: RollupTables, chunks: readonly DayChunk[]): Promise<void> {
   if (chunks.length === 0) return;
-  const { key, carried, keyTypes, carriedTypes } = tables;
+  const text = compactionSql(tables, 'postgres');
+  const run = (sqlText: string, parameters: readonly unknown[]) =>
+    withPlaceholders<Record<string, unknown>>(sqlText, parameters).execute(trx);
   const keyOf = (values: readonly unknown[]) => values.map(String).join('\u0000');
-  const column = (i: number) => chunks.map((chunk) => chunk.key[i]);
-  const keyArrays = [...key.map((_, i) => column(i)), chunks.map((chunk) => chunk.dayStart)];
-  const keyCasts = [...keyTypes, 'bigint'];
-  const unnest = (casts: readonly string[]) => `unnest(${casts.map((cast) => `?::${cast}[]`).join(', ')})`;
-  const dayKey = [...key, 'day_start'];
-  const { rows: existing } = await withPlaceholders<Record<string, unknown>>(
-    `select ${dayKey.join(', ')}, hourly from ${tables.dayHours} where (${dayKey.join(', ')}) in (select * from ${unnest(keyCasts)})`,
-    keyArrays,
-  ).execute(trx);
-  const previous = new Map(existing.map((row) => [keyOf(dayKey.map((c) => row[c])), row.hourly as Uint8Array]));
-  const days = chunks.map((chunk) => {
-    const packed = previous.get(keyOf([...chunk.key, chunk.dayStart]));
-    return compactedDay(packed ? decodeHours(packed) : [], chunk);
-  });
-  const carriedArrays = carried.map((_, i) => chunks.map((chunk) => chunk.carried[i]));
-  const upsert = (table: string, columns: readonly string[], casts: readonly string[], arrays: readonly unknown[][]) =>
-    withPlaceholders(
-      `insert into ${table} (${columns.join(', ')}) select * from ${unnest(casts)}
-       on conflict (${dayKey.join(', ')}) do update set ${columns
-         .filter((c) => !dayKey.includes(c))
-         .map((c) => `${c} = excluded.${c}`)
-         .join(', ')}`,
-      arrays,
-    ).execute(trx);
-  await upsert(
-    tables.days,
-    [...dayKey, ...carried, 'hours', ...figureColumns],
-    [...keyCasts, ...carriedTypes, 'int', 'bigint', ...figureColumns.slice(1).map(() => 'float8')],
-    [
-      ...keyArrays,
-      ...carriedArrays,
-      days.map((d) => d.hours.length),
-      days.map((d) => d.day.count),
-      days.map((d) => d.day.min),
-      days.map((d) => d.day.max),
-      days.map((d) => d.day.sum),
-      days.map((d) => d.day.first),
-      days.map((d) => d.day.firstTs),
-      days.map((d) => d.day.last),
-      days.map((d) => d.day.lastTs),
-    ],
-  );
-  await upsert(
-    tables.dayHours,
-    [...dayKey, ...carried, 'hourly'],
-    [...keyCasts, ...carriedTypes, 'bytea'],
-    [...keyArrays, ...carriedArrays, days.map((d) => encodeHours(d.hours))],
-  );
+  const { rows: existing } = await run(text.selectDays, columnsOf(chunks.map((chunk) => [...chunk.key, chunk.dayStart])));
+  const previous = new Map(existing.map((row) => [keyOf(Object.values(row).slice(0, -1)), row.hourly as Uint8Array]));
+  const rows = chunks.map((chunk) => dayRows(chunk, previous.get(keyOf([...chunk.key, chunk.dayStart]))));
+  await run(text.upsertDays, columnsOf(rows.map((row) => row.day)));
+  await run(text.upsertDayHours, columnsOf(rows.map((row) => row.hours)));
 }
 
 /**

@@ -1,7 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
-import { compactedDay, planDayChunks, type DayChunk } from './compaction-plan.js';
+import { dayRows, pageCursor, planDayChunks, type DayChunk } from './compaction-plan.js';
 import { compactionSql } from './compaction-sql.js';
-import { decodeHours, encodeHours } from './hourly-codec.js';
 import { dayChunksOfRaw, pendingThingsSql, rawRowsSql, stepEnd, type PendingThing, type RawRow } from './raw-compaction-plan.js';
 import { rollupTableFamilies, thingRollupTables, type RollupTables } from './rollup-tables.js';
 
@@ -25,27 +24,14 @@ export function prepareSqliteCompaction(connection: SqliteDatabase.Database): Sq
 /** Folds a day chunk into its compacted day (read, merged, written back). */
 function dayWriter(connection: SqliteDatabase.Database, tables: RollupTables) {
   const text = compactionSql(tables, 'sqlite');
-  const selectDay = connection.prepare(text.selectDay).pluck();
-  const upsertDay = connection.prepare(text.upsertDay);
+  const selectDay = connection.prepare(text.selectDays).raw();
+  const upsertDay = connection.prepare(text.upsertDays);
   const upsertDayHours = connection.prepare(text.upsertDayHours);
   return (chunk: DayChunk) => {
-    const previous = selectDay.get(...chunk.key, chunk.dayStart) as Uint8Array | undefined;
-    const { hours, day } = compactedDay(previous ? decodeHours(previous) : [], chunk);
-    upsertDay.run(
-      ...chunk.key,
-      chunk.dayStart,
-      ...chunk.carried,
-      hours.length,
-      day.count,
-      day.min,
-      day.max,
-      day.sum,
-      day.first,
-      day.firstTs,
-      day.last,
-      day.lastTs,
-    );
-    upsertDayHours.run(...chunk.key, chunk.dayStart, ...chunk.carried, encodeHours(hours));
+    const previous = selectDay.get(...chunk.key, chunk.dayStart) as unknown[] | undefined;
+    const rows = dayRows(chunk, previous?.at(-1) as Uint8Array | undefined);
+    upsertDay.run(...rows.day);
+    upsertDayHours.run(...rows.hours);
   };
 }
 
@@ -57,7 +43,7 @@ function prepareHourlyStep(connection: SqliteDatabase.Database) {
       firstPage: connection.prepare(text.firstPage).raw(),
       nextPage: connection.prepare(text.nextPage).raw(),
       writeDay: dayWriter(connection, tables),
-      deleteHour: connection.prepare(text.deleteHour),
+      deleteHour: connection.prepare(text.deleteHours),
     };
   });
   let family = 0;
@@ -74,14 +60,11 @@ function prepareHourlyStep(connection: SqliteDatabase.Database) {
         f.writeDay(chunk);
         for (const hour of chunk.hours) f.deleteHour.run(...chunk.key, hour.hourStart);
       }
-      const last = rows.at(-1);
-      if (rows.length < room || !last) {
+      const cursor = pageCursor(rows, f.tables);
+      if (rows.length < room || !cursor) {
         family++;
         after = null;
-      } else {
-        const keyLength = f.tables.key.length;
-        after = [...last.slice(0, keyLength), last[keyLength + f.tables.carried.length]];
-      }
+      } else after = cursor;
     }
     return read;
   });
