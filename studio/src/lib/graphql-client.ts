@@ -39,7 +39,9 @@ function liveSocket(): WsClient {
 
 /** Forget the live socket (sign-out): the next subscription opens a new one with the new session's token. */
 export function closeLiveSocket(): void {
-  void ws?.dispose();
+  // dispose() waits for a connection in progress, and that wait rejects with the close event when the platform
+  // refuses the connection because the session just ended (sign-out revokes the token it carried): nothing to report.
+  Promise.resolve(ws?.dispose()).catch(() => undefined);
   ws = undefined;
 }
 
