@@ -99,6 +99,8 @@ export interface Config {
   exportConnections: number;
   /** An export whose client moves no byte for this long is cut (seconds): it would hold its connection forever. */
   exportStallTimeoutS: number;
+  /** Memory for compacted days' series points kept rendered (http/rest/rendered-days.ts), megabytes; 0: none. */
+  seriesCacheMb: number;
   /** Ingest transactions in flight at once; undefined: 2 (SQLite: one writing, the next waiting in its thread). */
   ingestConcurrency: number | undefined;
   /** Most uplink records one store transaction writes (batches grow with load up to this); undefined: 2000 on SQLite, 1000 on PostgreSQL. */
@@ -234,6 +236,11 @@ const settings = {
     variable: 'EXPORT_STALL_TIMEOUT_S',
     fallback: '60',
     read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600),
+  },
+  seriesCacheMb: {
+    variable: 'SERIES_CACHE_MB',
+    fallback: '64',
+    read: (name: string, raw: string) => parseInteger(name, raw, 0, 65_536),
   },
   ingestConcurrency: {
     variable: 'INGEST_CONCURRENCY',

@@ -1,11 +1,22 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { HourlyRollup, RawMessage, RollupCounts, RollupRange, SeriesSubject } from '../domain/series/series-types.js';
+import type {
+  HourlyRollup,
+  HourRun,
+  KnownRuns,
+  RawMessage,
+  RawRun,
+  RollupCounts,
+  RollupRange,
+  SeriesSubject,
+} from '../domain/series/series-types.js';
 import { shownGroupId } from '../domain/groups/unassigned-group.js';
 import { foldInto, hoursOfReadings, mergeRuns } from '../domain/series/rollup-merge.js';
 import { daySeconds, directReadMaxBodyLength, hourSeconds, rawReadOf, rawValueOf } from '../domain/series/rollup-rules.js';
 import { withPlaceholders } from './portable-sql.js';
 import { decodeHours } from './rollups/hourly-codec.js';
+import { assembleRuns, lastHourOfDay, planCompactedDays } from './rollups/hour-runs.js';
 import { groupRollupTables, thingRollupTables } from './rollups/rollup-tables.js';
 import type { Schema } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
@@ -27,8 +38,6 @@ type Plan<T> = Generator<Statement, T, unknown[][]>;
 function* select<Row extends unknown[]>(text: string, parameters: readonly unknown[]): Generator<Statement, Row[], unknown[][]> {
   return (yield { text, parameters }) as Row[];
 }
-/** Seconds from a day's start to its last hour's start. */
-const lastHourOfDay = 82_800;
 const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * size;
 
 /**
@@ -100,10 +109,12 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
     let columns = `${m}tsm_ts, null, ${m}body`;
     const columnParameters: unknown[] = [];
     if (read.field !== null) {
-      // PostgreSQL's JSON parser refuses an escaped NUL character (`\u0000`, valid JSON): such a body is parsed.
+      // Bytes, not characters (there are at least as many): SQLite knows a text's bytes without counting its
+      // characters, which took a fifth of a day's read. PostgreSQL's JSON parser refuses an escaped NUL character
+      // (`\u0000`, valid JSON): such a body is parsed.
       const short = sqlite
-        ? `length(${m}body) < ${directReadMaxBodyLength}`
-        : `length(${m}body) < ${directReadMaxBodyLength} and strpos(${m}body, '\\u0000') = 0`;
+        ? `octet_length(${m}body) < ${directReadMaxBodyLength}`
+        : `octet_length(${m}body) < ${directReadMaxBodyLength} and strpos(${m}body, '\\u0000') = 0`;
       // The member as JSON text (`21.5`, `true`, `"x"`): one parse per row; numberOfJson keeps the numbers.
       const member = sqlite ? `${m}body -> ?` : `(${m}body::json -> ?::text)::text`;
       columns = `${m}tsm_ts, case when ${short} then ${member} end, case when ${short} then null else ${m}body end`;
@@ -169,26 +180,115 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
     return hoursOfReadings(readings);
   }
 
+  /**
+   * A thing's raw messages of one id in [from, to] as runs per UTC hour (see RawRun), each with an etag made of its
+   * messages' keys: a stored message's fingerprint stands for its body, and a key is stored once, so the same keys
+   * are the same points. An hour whose etag the caller holds is not read. The keys first, of at most `limit`
+   * messages; when the range holds that many (it may hold more), undefined: the caller reads without runs.
+   */
+  function* rawRunsPlan(
+    subject: { tuid: string },
+    read: { tsmId: number; field: string; from: number; to: number; limit: number },
+    known: KnownRuns,
+  ): Plan<RawRun[] | undefined> {
+    const hourOf = sqlite ? 'cast(tsm_ts / 3600 as integer)' : 'floor(tsm_ts / 3600)::bigint';
+    const keys = `${sqlite ? 'group_concat' : 'string_agg'}(fingerprint, ',' order by tsm_ts, fingerprint)`;
+    const hours = yield* select<[number | string, number | string, string]>(
+      `select hour, count(*), ${keys} from (
+         select ${hourOf} as hour, tsm_ts, fingerprint from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ?
+         order by tsm_ts limit ?) keyed
+       group by hour order by hour`,
+      [subject.tuid, read.from, read.to, read.tsmId, read.limit],
+    );
+    if (hours.reduce((sum, [, count]) => sum + Number(count), 0) >= read.limit) return undefined;
+    const field = rawReadOf(read.field) === 'direct' ? read.field : null;
+    const runs: RawRun[] = [];
+    const unread: { run: { messages: RawMessage[]; etag: string }; hourStart: number }[] = [];
+    for (const [hour, , fingerprints] of hours) {
+      const hourStart = Number(hour) * hourSeconds;
+      const etag = `raw:${createHash('sha256').update(`${subject.tuid}\n${read.tsmId}\n${read.field}\n${hourStart}\n${fingerprints}`).digest('base64url')}`;
+      const count = known(etag);
+      if (count !== undefined) runs.push({ messages: null, etag, count });
+      else {
+        const run = { messages: [] as RawMessage[], etag };
+        runs.push(run);
+        unread.push({ run, hourStart });
+      }
+    }
+    // The hours not held, read in spans of consecutive hours (a live chart's: its first hour, which the moving
+    // range cuts anew, and the current one).
+    for (let i = 0; i < unread.length;) {
+      let j = i + 1;
+      while (j < unread.length && unread[j]!.hourStart === unread[j - 1]!.hourStart + hourSeconds) j++;
+      const span = {
+        from: Math.max(read.from, unread[i]!.hourStart),
+        to: Math.min(read.to, unread[j - 1]!.hourStart + hourSeconds - 1e-6),
+      };
+      const messages = yield* rawMessagesPlan(subject, { tsmId: read.tsmId, field, ...span, limit: read.limit });
+      for (const message of messages)
+        unread[i + Math.floor(message.tsmTs / hourSeconds) - unread[i]!.hourStart / hourSeconds]!.run.messages.push(message);
+      i = j;
+    }
+    return runs;
+  }
+
+  function* hourRunsPlan(subject: SeriesSubject, range: RollupRange, known: KnownRuns): Plan<HourRun[]> {
+    const key = keyOf(subject, range);
+    const dayRows = yield* select<[number, number, string | null]>(
+      `select day_start, hours, hours_etag from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
+      [...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
+    );
+    const hot = yield* select<FiguresRow>(
+      `select ${figures} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
+      [...key.parameters, range.fromHour, range.toHour],
+    );
+    const later = mergeRuns(hot.map(toHourly), yield* rawTail(subject, range));
+    const days = planCompactedDays(
+      dayRows.map(([dayStart, hours, etag]) => ({ dayStart: Number(dayStart), hours: Number(hours), etag })),
+      range,
+      later,
+      known,
+    );
+    const read = days.filter((day) => day.use !== 'known');
+    const packed = new Map<number, Uint8Array>();
+    // A few days (the range's edges, a day with late messages, one compacted since the caller last asked) by key;
+    // more (nothing known yet) in one range read.
+    const each = read.length <= 8;
+    for (const [first, last] of each
+      ? read.map((day) => [day.dayStart, day.dayStart])
+      : read.length > 0
+        ? [[read[0]!.dayStart, read.at(-1)!.dayStart]]
+        : [])
+      for (const [dayStart, hourly] of yield* select<[number, Uint8Array]>(
+        `select day_start, hourly from ${key.dayHours} where ${key.where} and day_start >= ? and day_start <= ?`,
+        [...key.parameters, first, last],
+      ))
+        packed.set(Number(dayStart), hourly);
+    const merged: HourlyRollup[] = [];
+    const whole = [];
+    for (const day of days) {
+      if (day.use === 'known') whole.push({ dayStart: day.dayStart, etag: day.etag!, count: day.hours, hours: null });
+      else if (day.use === 'kept')
+        whole.push({ dayStart: day.dayStart, etag: day.etag!, count: day.hours, hours: decodeHours(packed.get(day.dayStart)!) });
+      else decodeHours(packed.get(day.dayStart)!, range.fromHour, range.toHour, merged);
+    }
+    return assembleRuns(whole, mergeRuns(merged, later));
+  }
+
   return {
     /**
-     * A subject's hourly buckets of one field, oldest first: the hours of its compacted days, its hourly rows (a late
-     * hourly row merged into the compacted hour it shares) and a thing's hours from its raw messages.
+     * A subject's hourly buckets of one field, oldest first, in runs (see HourRun): the hours of its compacted days,
+     * its hourly rows (a late hourly row merged into the compacted hour it shares) and a thing's hours from its raw
+     * messages. A compacted day whole in the range and untouched by the later tiers is a run of its own with its
+     * etag, and when `known` holds that etag its packed hours are not even read: a year of hours is 365 of them, each
+     * on an overflow page of its own in SQLite, ten times the figures rows that say whether they changed.
      */
-    hours: (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
-      inSnapshot(function* () {
-        const key = keyOf(subject, range);
-        const days = yield* select<[Uint8Array]>(
-          `select hourly from ${key.dayHours} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
-          [...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
-        );
-        const hot = yield* select<FiguresRow>(
-          `select ${figures} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
-          [...key.parameters, range.fromHour, range.toHour],
-        );
-        const compacted: HourlyRollup[] = [];
-        for (const [hourly] of days) decodeHours(hourly, range.fromHour, range.toHour, compacted);
-        return mergeRuns(mergeRuns(compacted, hot.map(toHourly)), yield* rawTail(subject, range));
-      }),
+    hourRuns: (subject: SeriesSubject, range: RollupRange, known: KnownRuns): Promise<HourRun[]> =>
+      inSnapshot(() => hourRunsPlan(subject, range, known)),
+
+    /** The same as one list of buckets. */
+    hours: async (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
+      (await inSnapshot(() => hourRunsPlan(subject, range, () => undefined))).flatMap((run) => run.hours ?? []),
 
     /**
      * A subject's days of one field (UTC), oldest first; `range.fromHour` is a day's start. A compacted day answers
@@ -287,6 +387,13 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
         }
         return { hours, days: perDay.size, rawPoints };
       }),
+
+    /** A thing's raw messages of one id in [from, to] per hour (see rawRunsPlan), in one snapshot. */
+    rawRuns: (
+      subject: { tuid: string },
+      read: { tsmId: number; field: string; from: number; to: number; limit: number },
+      known: KnownRuns,
+    ) => inSnapshot(() => rawRunsPlan(subject, read, known)),
 
     /**
      * A subject's stored messages of one id with tsmTs in [from, to], oldest first, at most `limit` (see

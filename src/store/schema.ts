@@ -276,6 +276,8 @@ export interface RollupDayColumns extends Omit<RollupFiguresColumns, 'hour_start
   day_start: number;
   /** Hours of the day with readings (entries of its packed hours). */
   hours: number;
+  /** A token written anew with the day's packed hours each time (migration 0019); null only on a store older than it. */
+  hours_etag: string | null;
 }
 
 export interface ThingRollupDaysTable extends RollupDayColumns {

@@ -156,6 +156,32 @@ for (const target of storeTargets) {
       }
     });
 
+    test('0019 gives every compacted day an etag of its own', async () => {
+      const database = await openDatabase(await target.createUrl());
+      try {
+        await migrateBefore(database, '0019');
+        const figures = `1, 2, 1, 1, 1, 1, 1, 1, 1`;
+        for (const dayStart of [0, 86_400])
+          await sql`insert into thing_rollup_days (tuid, organization_id, tsm_id, field, day_start, hours, count, min, max, sum, first, first_ts, last, last_ts)
+                    values ('D-1', 'org', 12100, 'temp', ${dayStart}, ${sql.raw(figures)})`.execute(database.db);
+        await sql`insert into group_rollup_days (organization_id, group_id, tsm_id, field, day_start, hours, count, min, max, sum, first, first_ts, last, last_ts)
+                  values ('org', 'unassigned', 12100, 'temp', 0, ${sql.raw(figures)})`.execute(database.db);
+        await migrateToLatest(database);
+        const etags = [
+          ...(await sql<{ e: string | null }>`select hours_etag as e from thing_rollup_days`.execute(database.db)).rows,
+          ...(await sql<{ e: string | null }>`select hours_etag as e from group_rollup_days`.execute(database.db)).rows,
+        ].map((row) => row.e);
+        assert.equal(etags.length, 3);
+        assert.ok(
+          etags.every((etag) => typeof etag === 'string' && etag.length === 32),
+          JSON.stringify(etags),
+        );
+        assert.equal(new Set(etags).size, 3);
+      } finally {
+        await database.close();
+      }
+    });
+
     test('0009 leaves room on the pages of things for summary updates (PostgreSQL; nothing on SQLite)', async () => {
       const database = await openDatabase(await target.createUrl());
       try {

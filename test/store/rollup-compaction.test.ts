@@ -5,52 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { systemClock } from '../../src/domain/clock.js';
-import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import type { RollupRange, SeriesSubject } from '../../src/domain/series/series-types.js';
-import { parseUplink } from '../../src/ingest/parse-uplink.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
-import { retentionExpiry } from '../../src/store/retention/retention-expiry.js';
-import { cleanupStores, openMigratedStore, storeTargets } from '../helpers/databases.js';
+import { cleanupStores, storeTargets } from '../helpers/databases.js';
+import { d0, day, hour, reading, rollupStoreWith } from '../helpers/rollup-store.js';
 
 after(cleanupStores);
 
-const hour = 3600;
-const day = 86_400;
-const d0 = 1_790_035_200 - (1_790_035_200 % day);
-const records = (messages: Record<string, unknown>[]) =>
-  parseUplink(JSON.stringify(messages), { organizationId: 'acme', gatewayTuid: 'GW', source: 'test', client: null, receivedAt: Date.now() })
-    .records;
-// Quarters are exact in binary: sums come out the same whichever order they are added in.
-const reading = (tuid: string, tsmTs: number, value: number) => ({ tsmId: 12100, tsmTs, tsmTuid: tuid, temp: value / 4 });
-
-async function storeWith(url: string) {
-  const { database, store } = await openMigratedStore(url);
-  await createOrganization({ store, clock: systemClock }, { name: 'acme', id: 'acme' });
-  const commit = ingestBatchWriter(database);
-  const expiry = retentionExpiry(database, commit);
-  const rows = async (table: 'thing_rollups' | 'thing_rollup_days' | 'group_rollup_days') =>
-    Number(
-      (
-        await database.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  return {
-    store,
-    rows,
-    commit: (messages: Record<string, unknown>[]) => commit(records(messages), []),
-    compact: (before: number) => expiry.compactRollups({ rawBefore: before, hourlyBefore: before }),
-    close: async () => {
-      await commit.close();
-      await database.close();
-    },
-  };
-}
-
-type Store = Awaited<ReturnType<typeof storeWith>>['store'];
+type Store = Awaited<ReturnType<typeof rollupStoreWith>>['store'];
 
 /** Every rollup read of a subject over ranges that cut days at both ends and at the raw boundary. */
 async function everyRead(store: Store, subject: SeriesSubject) {
@@ -70,7 +31,7 @@ async function everyRead(store: Store, subject: SeriesSubject) {
 for (const target of storeTargets) {
   describe(`rollup compaction on ${target.name}`, { skip: target.skip }, () => {
     test('reads answer the same after the days that are over are compacted, across compaction pages', async () => {
-      const s = await storeWith(await target.createUrl());
+      const s = await rollupStoreWith(await target.createUrl());
       try {
         // 110 things with every hour of two days (more rows than one compaction page), and the third day begun.
         const things = Array.from({ length: 110 }, (_, i) => `C-${String(i).padStart(3, '0')}`);
@@ -100,7 +61,7 @@ for (const target of storeTargets) {
     });
 
     test('a late message for a compacted day corrects its hour and day at once, and the next compaction folds it in', async () => {
-      const s = await storeWith(await target.createUrl());
+      const s = await rollupStoreWith(await target.createUrl());
       try {
         await s.commit([reading('L-1', d0 + hour + 10, 8), reading('L-1', d0 + hour + 20, 12), reading('L-1', d0 + 9 * hour, 4)]);
         await s.compact(d0 + day);
@@ -152,7 +113,7 @@ for (const target of storeTargets) {
     });
 
     test('a busy thing whose hour holds more messages than a step is compacted whole, over several steps', async () => {
-      const s = await storeWith(await target.createUrl());
+      const s = await rollupStoreWith(await target.createUrl());
       try {
         // 2,500 messages in one hour (a step reads about 2,000), then 1,500 in the next.
         const messages = Array.from({ length: 4000 }, (_, i) => reading('B-1', d0 + (i < 2500 ? i : 3600 + i - 2500), i % 17));
@@ -172,7 +133,7 @@ for (const target of storeTargets) {
     });
 
     test('ingest racing with compaction: every stored message is rolled up exactly once', async () => {
-      const s = await storeWith(await target.createUrl());
+      const s = await rollupStoreWith(await target.createUrl());
       try {
         let sent = 0;
         let sum = 0;
@@ -209,7 +170,7 @@ for (const target of storeTargets) {
     });
 
     test('expiry removes a compacted day once all its hours are past, and releasing a thing removes its days', async () => {
-      const s = await storeWith(await target.createUrl());
+      const s = await rollupStoreWith(await target.createUrl());
       try {
         await s.commit([reading('E-1', d0 + hour, 4), reading('E-1', d0 + day + hour, 8)]);
         await s.compact(d0 + 2 * day);

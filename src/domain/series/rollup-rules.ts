@@ -58,7 +58,8 @@ export function rawReadOf(field: string): 'direct' | 'none' | 'parse' {
 /**
  * Below this length (characters of JSON text) a message cannot hold more than `maxFieldsPerMessage` numeric
  * members (each takes at least six: `"x":0,`), so the field cap cannot have dropped a top-level field and a direct
- * read gives exactly what extractNumericFields gives. Longer messages are parsed.
+ * read gives exactly what extractNumericFields gives. Longer messages are parsed. A store may measure it in bytes
+ * (never fewer than characters): a message it then parses for nothing gets the same answer.
  */
 export const directReadMaxBodyLength = 6 * rollupLimits.maxFieldsPerMessage;
 

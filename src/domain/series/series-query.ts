@@ -5,8 +5,17 @@ import { requireGroupRef } from '../groups/group-id-rules.js';
 import { groupNotFound } from '../groups/group-service.js';
 import { requireThing } from '../things/thing-access.js';
 import { daySeconds, hourSeconds, rawReadOf, rollupLimits } from './rollup-rules.js';
-import { hourPoint, rawPoints } from './series-points.js';
-import type { RequestedBucket, Series, SeriesBucket, SeriesPoint, SeriesSegment, SeriesSubject } from './series-types.js';
+import { hourPoint, pointRun, rawPoints } from './series-points.js';
+import type {
+  KnownRuns,
+  PointRun,
+  RequestedBucket,
+  Series,
+  SeriesBucket,
+  SeriesPoint,
+  SeriesSegment,
+  SeriesSubject,
+} from './series-types.js';
 
 /** `maxPoints` of a series: 1 to 10000, 1000 when absent. */
 export const seriesMaxPoints = { min: 1, max: 10_000, default: 1000 } as const;
@@ -34,15 +43,22 @@ interface CheckedInput {
 
 export type SeriesDeps = Pick<DomainDeps, 'store' | 'rawHorizon'>;
 
-/** A thing's series of one numeric field (SPEC section 9). NOT_FOUND for a thing the caller cannot see. */
+/** Nothing known: every run comes with its points. */
+const nothingKnown: KnownRuns = () => undefined;
+
+/**
+ * A thing's series of one numeric field (SPEC section 9). NOT_FOUND for a thing the caller cannot see. `known`: the
+ * compacted days whose points the caller holds (see PointRun); without, every run has its points.
+ */
 export async function readThingSeries(
   deps: SeriesDeps,
   principal: Principal,
   input: SeriesInput & { tuid: string },
+  known: KnownRuns = nothingKnown,
 ): Promise<Series & { tuid: string }> {
   const checked = checkSeriesInput(input);
   await requireThing(deps, principal, input.tuid);
-  return { tuid: input.tuid, ...(await readSeries(deps, principal.organizationId, { tuid: input.tuid }, checked)) };
+  return { tuid: input.tuid, ...(await readSeries(deps, principal.organizationId, { tuid: input.tuid }, checked, known)) };
 }
 
 /**
@@ -53,12 +69,13 @@ export async function readGroupSeries(
   deps: SeriesDeps,
   principal: Principal,
   input: SeriesInput & { groupId: string },
+  known: KnownRuns = nothingKnown,
 ): Promise<Series & { groupId: string | null }> {
   const groupId = requireGroupRef('groupId', input.groupId);
   const checked = checkSeriesInput(input);
   const { organizationId } = principal;
   if (groupId !== null && !(await deps.store.groups.get(organizationId, groupId))) throw groupNotFound(groupId);
-  return { groupId, ...(await readSeries(deps, organizationId, { organizationId, groupId }, checked)) };
+  return { groupId, ...(await readSeries(deps, organizationId, { organizationId, groupId }, checked, known)) };
 }
 
 /** VALIDATION_FAILED naming every bad field; the checked values otherwise. */
@@ -105,7 +122,13 @@ const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * 
  * The point count of each bucket comes from the hourly rollups (raw: the messages counted there, an upper bound
  * at the range's edges); `auto` takes the finest within `maxPoints`, and an explicit bucket over it is refused.
  */
-async function readSeries(deps: SeriesDeps, organizationId: string, subject: SeriesSubject, input: CheckedInput): Promise<Series> {
+async function readSeries(
+  deps: SeriesDeps,
+  organizationId: string,
+  subject: SeriesSubject,
+  input: CheckedInput,
+  known: KnownRuns,
+): Promise<Series> {
   const { tsmId, field, from, to, maxPoints } = input;
   const horizon = await deps.rawHorizon(organizationId);
   // The first hour start at or after the horizon: raw data is kept from there on, rollups answer before it.
@@ -126,30 +149,65 @@ async function readSeries(deps: SeriesDeps, organizationId: string, subject: Ser
     bucket = fitting;
   } else bucket = input.bucket;
 
-  if (bucket === '1d' || bucket === '1h') {
-    const points =
-      bucket === '1d'
-        ? (await deps.store.rollups.days(subject, { ...hourRange, fromHour: floorTo(from, daySeconds) })).map(hourPoint)
-        : (await deps.store.rollups.hours(subject, hourRange)).map(hourPoint);
-    if (points.length > maxPoints)
-      throw tooManyPoints('bucket', `bucket ${bucket} gives ${points.length} points, more than maxPoints ${maxPoints}`);
-    return { tsmId, field, bucket, segments: [{ from, to, bucket }], points };
+  if (bucket === '1d') {
+    const points = (await deps.store.rollups.days(subject, { ...hourRange, fromHour: floorTo(from, daySeconds) })).map(hourPoint);
+    return answer({ tsmId, field, bucket, segments: [{ from, to, bucket }], runs: [{ points, etag: null }] }, maxPoints);
+  }
+  if (bucket === '1h') {
+    const runs = (await deps.store.rollups.hourRuns(subject, hourRange, known)).map(pointRun);
+    return answer({ tsmId, field, bucket, segments: [{ from, to, bucket }], runs }, maxPoints);
   }
 
   const segments: SeriesSegment[] = [];
-  const points: SeriesPoint[] = [];
+  const runs: PointRun[] = [];
+  let rolledPoints = 0;
   if (rawFrom > from) {
     const rolledTo = Math.min(to, rawFrom - 1);
     segments.push({ from, to: rolledTo, bucket: '1h' });
-    points.push(...(await deps.store.rollups.hours(subject, { ...hourRange, toHour: rolledTo })).map(hourPoint));
+    const points = (await deps.store.rollups.hours(subject, { ...hourRange, toHour: rolledTo })).map(hourPoint);
+    runs.push({ points, etag: null });
+    rolledPoints = points.length;
   }
   if (rawFrom <= to) {
     segments.push({ from: rawFrom, to, bucket: 'raw' });
-    points.push(...(await readRawPoints(deps, subject, { tsmId, field, from: rawFrom, to }, maxPoints - points.length)));
+    runs.push(...(await readRawRuns(deps, subject, { tsmId, field, from: rawFrom, to }, maxPoints - rolledPoints, known)));
   }
-  if (points.length > maxPoints)
-    throw tooManyPoints('bucket', `bucket raw gives more than maxPoints ${maxPoints} points; choose 1h or 1d, or narrow the range`);
-  return { tsmId, field, bucket, segments, points };
+  return answer({ tsmId, field, bucket, segments, runs }, maxPoints);
+}
+
+/**
+ * Raw points of a range as runs: a thing's per hour, with etags (see PointRun), so that hours the caller holds are
+ * not read; when the range holds more messages than `room` + 1 (it may give too many points, or messages lack the
+ * field), and for a group, one run from readRawPoints.
+ */
+async function readRawRuns(
+  deps: SeriesDeps,
+  subject: SeriesSubject,
+  range: { tsmId: number; field: string; from: number; to: number },
+  room: number,
+  known: KnownRuns,
+): Promise<PointRun[]> {
+  if (rawReadOf(range.field) === 'none') return [];
+  const hours =
+    'tuid' in subject ? await deps.store.rollups.rawRuns(subject, { ...range, limit: Math.max(0, room) + 1 }, known) : undefined;
+  if (hours === undefined) return [{ points: await readRawPoints(deps, subject, range, room), etag: null }];
+  return hours.map((run) =>
+    run.messages === null
+      ? { points: null, etag: run.etag, count: run.count }
+      : { points: rawPoints(run.messages, range.field), etag: run.etag },
+  );
+}
+
+/** The series, or VALIDATION_FAILED when it holds more than maxPoints points (an explicit bucket's). */
+function answer(series: Series, maxPoints: number): Series {
+  const count = series.runs.reduce((sum, run) => sum + (run.points === null ? run.count : run.points.length), 0);
+  if (count <= maxPoints) return series;
+  throw tooManyPoints(
+    'bucket',
+    series.bucket === 'raw'
+      ? `bucket raw gives more than maxPoints ${maxPoints} points; choose 1h or 1d, or narrow the range`
+      : `bucket ${series.bucket} gives ${count} points, more than maxPoints ${maxPoints}`,
+  );
 }
 
 /** Messages a raw read may go through looking for `maxPoints` points of a field that not every message carries. */

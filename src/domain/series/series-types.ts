@@ -29,8 +29,26 @@ export interface Series {
   /** The bucket chosen (`auto` resolved); `segments` says which bucket answered which part. */
   bucket: SeriesBucket;
   segments: SeriesSegment[];
-  points: SeriesPoint[];
+  /** The points, oldest first, in runs (seriesPoints gives them as one list). */
+  runs: PointRun[];
 }
+
+/**
+ * Consecutive points of a series. A run the store can vouch for carries an `etag` that changes whenever its points
+ * would: a whole compacted day untouched by later messages (a token written anew with each change of the day), a
+ * thing's raw messages of one hour (their keys). What a caller makes of its points holds as long as the etag does.
+ * A run whose etag the caller said it holds (KnownRuns) comes as its etag and its number of points alone.
+ */
+export type PointRun = { points: readonly SeriesPoint[]; etag: string | null } | { points: null; etag: string; count: number };
+
+/** A thing's raw messages of one hour of a raw read, as the store reads them (see PointRun). */
+export type RawRun = { messages: readonly RawMessage[]; etag: string } | { messages: null; etag: string; count: number };
+
+/** The same for hourly buckets, as the store reads them. */
+export type HourRun = { hours: readonly HourlyRollup[]; etag: string | null } | { hours: null; etag: string; count: number };
+
+/** How many points the run of an etag has when the caller holds what it made of them before (see PointRun). */
+export type KnownRuns = (etag: string) => number | undefined;
 
 /** The figures of one rollup bucket: what ingest folds and the stores keep, per hour. */
 export interface RollupFigures {

@@ -16,6 +16,7 @@ import * as rateCounts from './0014-rate-counts.js';
 import * as thingsMessageSeq from './0016-things-message-seq.js';
 import * as rollupDays from './0017-rollup-days.js';
 import * as thingRollupWatermark from './0018-thing-rollup-watermark.js';
+import * as rollupDayEtags from './0019-rollup-day-etags.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0016-things-message-seq': thingsMessageSeq,
   '0017-rollup-days': rollupDays,
   '0018-thing-rollup-watermark': thingRollupWatermark,
+  '0019-rollup-day-etags': rollupDayEtags,
 };

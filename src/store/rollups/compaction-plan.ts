@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { foldInto, mergeRuns } from '../../domain/series/rollup-merge.js';
 import { daySeconds } from '../../domain/series/rollup-rules.js';
 import type { HourlyRollup } from '../../domain/series/series-types.js';
@@ -37,7 +38,8 @@ export function planDayChunks(rows: readonly unknown[][], tables: RollupTables, 
 
 /**
  * A chunk folded into what its day held before (`previous`, its packed hours; none for a new day), as the two rows
- * compactionSql's `upsertDays` and `upsertDayHours` write.
+ * compactionSql's `upsertDays` and `upsertDayHours` write. The day's figures carry a new `hours_etag` (migration
+ * 0019): its packed hours change, so what a reader kept of them must not be taken for them any more.
  */
 export function dayRows(chunk: DayChunk, previous: Uint8Array | undefined): { day: unknown[]; hours: unknown[] } {
   // The hourly rows arrived after the compacted ones (late messages): they are the later arrivals of a shared hour.
@@ -45,7 +47,7 @@ export function dayRows(chunk: DayChunk, previous: Uint8Array | undefined): { da
   const day = foldInto(daySeconds, hours)[0]!;
   const key = [...chunk.key, chunk.dayStart, ...chunk.carried];
   return {
-    day: [...key, hours.length, day.count, day.min, day.max, day.sum, day.first, day.firstTs, day.last, day.lastTs],
+    day: [...key, hours.length, randomUUID(), day.count, day.min, day.max, day.sum, day.first, day.firstTs, day.last, day.lastTs],
     hours: [...key, encodeHours(hours)],
   };
 }

@@ -37,8 +37,8 @@ export function compactionSql(tables: RollupTables, dialect: 'sqlite' | 'postgre
     /** Compacted days' figures, in the order of dayRows' `day`. */
     upsertDays: upsert(
       days,
-      [...dayKey, ...carried, 'hours', ...figureColumns],
-      [...dayKeyTypes, ...carriedTypes, 'int', 'bigint', ...figureColumns.slice(1).map(() => 'float8')],
+      [...dayKey, ...carried, 'hours', 'hours_etag', ...figureColumns],
+      [...dayKeyTypes, ...carriedTypes, 'int', 'text', 'bigint', ...figureColumns.slice(1).map(() => 'float8')],
     ),
     /** Compacted days' packed hours, in the order of dayRows' `hours`. */
     upsertDayHours: upsert(dayHours, [...dayKey, ...carried, 'hourly'], [...dayKeyTypes, ...carriedTypes, 'bytea']),

@@ -1,5 +1,6 @@
 import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
 import { listSeriesFields } from '../../../domain/series/series-fields.js';
+import { seriesPoints } from '../../../domain/series/series-points.js';
 import { readGroupSeries, readThingSeries } from '../../../domain/series/series-query.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { userOf } from './resolver-helpers.js';
@@ -26,13 +27,13 @@ export const seriesResolvers = {
       listSeriesFields(context.deps, userOf(context), thing.tuid),
   },
   Query: {
-    series: async (_: unknown, args: SeriesArguments & { tuid: string }, context: GraphqlContext) => ({
-      groupId: null,
-      ...(await readThingSeries(context.deps, userOf(context), optional(args))),
-    }),
+    series: async (_: unknown, args: SeriesArguments & { tuid: string }, context: GraphqlContext) => {
+      const series = await readThingSeries(context.deps, userOf(context), optional(args));
+      return { ...series, groupId: null, points: seriesPoints(series) };
+    },
     groupSeries: async (_: unknown, args: SeriesArguments & { groupId: string }, context: GraphqlContext) => {
       const series = await readGroupSeries(context.deps, userOf(context), optional(args));
-      return { ...series, tuid: null, groupId: shownGroupId(series.groupId) };
+      return { ...series, tuid: null, groupId: shownGroupId(series.groupId), points: seriesPoints(series) };
     },
   },
 };

@@ -3,7 +3,10 @@ import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
 import { rollupLimits } from '../../../domain/series/rollup-rules.js';
 import { readGroupSeries, readThingSeries, seriesBuckets, seriesMaxPoints } from '../../../domain/series/series-query.js';
 import type { Series } from '../../../domain/series/series-types.js';
+import { sendBuffers } from '../../send-buffers.js';
+import { RenderedRuns } from '../rendered-runs.js';
 import type { RestApp, RestDeps } from '../rest-deps.js';
+import { seriesAnswerJson } from '../series-json.js';
 import { TuidParams, dataOf, errors } from '../schemas.js';
 import { GroupParams } from './group-routes.js';
 
@@ -58,16 +61,19 @@ const seriesFields = {
 const ThingSeries = Type.Object({ tuid: Type.String(), ...seriesFields });
 const GroupSeries = Type.Object({ group_id: Type.String({ description: '`unassigned` for the things in no group' }), ...seriesFields });
 
-const presentSeries = (series: Series) => ({
-  tsmId: series.tsmId,
-  field: series.field,
-  bucket: series.bucket,
-  segments: series.segments,
-  points: series.points,
-});
+/** Everything of a series answer but its points (seriesAnswerJson writes those). */
+const seriesHead = (series: Series) => ({ tsmId: series.tsmId, field: series.field, bucket: series.bucket, segments: series.segments });
 
-/** Time series of a numeric field over hourly rollups and raw messages (SPEC section 9). */
+/** The series answers' content type, as the response schema's serializer would give it. */
+const jsonType = 'application/json; charset=utf-8';
+
+/**
+ * Time series of a numeric field over hourly rollups and raw messages (SPEC section 9). The answers are written by
+ * seriesAnswerJson, with compacted days and raw hours kept rendered; the 200 schemas document them (test/http/rest/series-json.test.ts
+ * holds the two to each other).
+ */
 export function registerSeriesRoutes(app: RestApp, deps: RestDeps): void {
+  const rendered = new RenderedRuns(deps.config.seriesCacheMb * 1024 * 1024);
   const tags = ['series'];
   const description =
     'Points of one numeric field of one message id over [from, to]. Rollup buckets are whole UTC hours or days whose start lies ' +
@@ -87,10 +93,11 @@ export function registerSeriesRoutes(app: RestApp, deps: RestDeps): void {
         response: { 200: dataOf(ThingSeries), ...errors(400, 401, 404, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { tuid } = request.params;
-      const series = await readThingSeries(deps, request.client, { tuid, ...request.query });
-      return { data: { tuid, ...presentSeries(series) } };
+      const days = rendered.reading();
+      const series = await readThingSeries(deps, request.client, { tuid, ...request.query }, days.known);
+      sendBuffers(reply, jsonType, seriesAnswerJson({ tuid, ...seriesHead(series) }, series.runs, days));
     },
   );
 
@@ -108,10 +115,12 @@ export function registerSeriesRoutes(app: RestApp, deps: RestDeps): void {
         response: { 200: dataOf(GroupSeries), ...errors(400, 401, 404, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { groupid } = request.params;
-      const series = await readGroupSeries(deps, request.client, { groupId: groupid, ...request.query });
-      return { data: { group_id: shownGroupId(series.groupId), ...presentSeries(series) } };
+      const days = rendered.reading();
+      const series = await readGroupSeries(deps, request.client, { groupId: groupid, ...request.query }, days.known);
+      const head = { group_id: shownGroupId(series.groupId), ...seriesHead(series) };
+      sendBuffers(reply, jsonType, seriesAnswerJson(head, series.runs, days));
     },
   );
 }
