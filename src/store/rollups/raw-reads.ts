@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import { hoursOfReadings } from '../../domain/series/rollup-merge.js';
+import { directReadMaxBodyLength, hourSeconds, rawReadOf, rawValueOf } from '../../domain/series/rollup-rules.js';
+import type { HourlyRollup, KnownRuns, RawMessage, RawRun, RollupRange, SeriesSubject } from '../../domain/series/series-types.js';
+import { select, type Plan } from './read-plan.js';
+
+const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * size;
+
+/** The read plans of a series over raw messages (see rollupsStore): a subject's messages, a thing's raw tail and raw runs. */
+export function rawReadPlans(dialect: 'sqlite' | 'postgres') {
+  const sqlite = dialect === 'sqlite';
+  /**
+   * A subject's stored messages of one id with tsmTs in [from, to], oldest first, at most `limit`. With
+   * `field` (a name rawReadOf calls direct) the store reads the member itself from messages shorter than
+   * directReadMaxBodyLength, a number or null, and returns the body of longer ones only; without, every body.
+   * A group's messages are those that arrived while their thing was in it (`messages.group_id`), found through
+   * the organization's things (one key range each: the messages table has no index by group).
+   */
+  function* rawMessagesPlan(
+    subject: SeriesSubject,
+    read: { tsmId: number; field: string | null; from: number; to: number; limit: number },
+  ): Plan<RawMessage[]> {
+    const m = 'tuid' in subject ? '' : 'm.';
+    let columns = `${m}tsm_ts, null, ${m}body`;
+    const columnParameters: unknown[] = [];
+    if (read.field !== null) {
+      // Bytes, not characters (there are at least as many): SQLite knows a text's bytes without counting its
+      // characters, which took a fifth of a day's read. PostgreSQL's JSON parser refuses an escaped NUL character
+      // (`\u0000`, valid JSON): such a body is parsed.
+      const short = sqlite
+        ? `octet_length(${m}body) < ${directReadMaxBodyLength}`
+        : `octet_length(${m}body) < ${directReadMaxBodyLength} and strpos(${m}body, '\\u0000') = 0`;
+      // The member as JSON text (`21.5`, `true`, `"x"`): one parse per row; numberOfJson keeps the numbers.
+      const member = sqlite ? `${m}body -> ?` : `(${m}body::json -> ?::text)::text`;
+      columns = `${m}tsm_ts, case when ${short} then ${member} end, case when ${short} then null else ${m}body end`;
+      columnParameters.push(sqlite ? `$."${read.field}"` : read.field);
+    }
+    type RawRow = [number, string | null, string | null];
+    const toMessage = ([tsmTs, member, body]: RawRow): RawMessage => ({ tsmTs: Number(tsmTs), value: numberOfJson(member), body });
+    if ('tuid' in subject) {
+      // The primary key's order (tuid, tsm_ts, tsm_id, fingerprint). SQLite sorts again when `fingerprint` is named
+      // (a temporary B-tree for the last term, a third of the read) though its key scan already gives that order;
+      // PostgreSQL merges week partitions and needs it named.
+      const thingRawOrder = sqlite ? 'tsm_ts, tsm_id' : 'tsm_ts, fingerprint';
+      const rows = yield* select<RawRow>(
+        `select ${columns} from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ? order by ${thingRawOrder} limit ?`,
+        [...columnParameters, subject.tuid, read.from, read.to, read.tsmId, read.limit],
+      );
+      return rows.map(toMessage);
+    }
+    const group = subject.groupId === null ? 'm.group_id is null' : 'm.group_id = ?';
+    const rows = yield* select<RawRow>(
+      `select ${columns} from things t join messages m on m.tuid = t.tuid
+       where t.organization_id = ? and m.organization_id = t.organization_id and m.tsm_ts >= ? and m.tsm_ts <= ? and m.tsm_id = ? and ${group}
+       order by m.tsm_ts, m.tuid, m.fingerprint limit ?`,
+      [
+        ...columnParameters,
+        subject.organizationId,
+        read.from,
+        read.to,
+        read.tsmId,
+        ...(subject.groupId === null ? [] : [subject.groupId]),
+        read.limit,
+      ],
+    );
+    return rows.map(toMessage);
+  }
+
+  /**
+   * The hourly buckets of a thing's field from its raw messages, for the hours at and after its rollup watermark
+   * (migration 0018) that lie in the range: those are not in its stored rollups yet. Groups have none (their
+   * rollups are all written at ingest).
+   */
+  function* rawTail(subject: SeriesSubject, range: RollupRange): Plan<readonly HourlyRollup[]> {
+    if (!('tuid' in subject)) return [];
+    const read = rawReadOf(range.field);
+    const [row] = yield* select<[number | string]>('select rollup_watermark from things where tuid = ?', [subject.tuid]);
+    if (!row || read === 'none') return [];
+    const from = Math.max(range.fromHour, Number(row[0]));
+    // Every message of the last bucket the range holds (the hour `toHour` is in); tsmTs may have a fraction.
+    const to = floorTo(range.toHour, hourSeconds) + hourSeconds - 1e-6;
+    if (from > to) return [];
+    const messages = yield* rawMessagesPlan(subject, {
+      tsmId: range.tsmId,
+      field: read === 'direct' ? range.field : null,
+      from,
+      to,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    const readings: { ts: number; value: number }[] = [];
+    for (const message of messages) {
+      const value = rawValueOf(message, range.field);
+      if (value !== null) readings.push({ ts: message.tsmTs, value });
+    }
+    return hoursOfReadings(readings);
+  }
+
+  /**
+   * A thing's raw messages of one id in [from, to] as runs per UTC hour (see RawRun), each with an etag made of its
+   * messages' keys: a stored message's fingerprint stands for its body, and a key is stored once, so the same keys
+   * are the same points. An hour whose etag the caller holds is not read. The keys first, of at most `limit`
+   * messages; when the range holds that many (it may hold more), undefined: the caller reads without runs.
+   */
+  function* rawRunsPlan(
+    subject: { tuid: string },
+    read: { tsmId: number; field: string; from: number; to: number; limit: number },
+    known: KnownRuns,
+  ): Plan<RawRun[] | undefined> {
+    const hourOf = sqlite ? 'cast(tsm_ts / 3600 as integer)' : 'floor(tsm_ts / 3600)::bigint';
+    const keys = `${sqlite ? 'group_concat' : 'string_agg'}(fingerprint, ',' order by tsm_ts, fingerprint)`;
+    const hours = yield* select<[number | string, number | string, string]>(
+      `select hour, count(*), ${keys} from (
+         select ${hourOf} as hour, tsm_ts, fingerprint from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ?
+         order by tsm_ts limit ?) keyed
+       group by hour order by hour`,
+      [subject.tuid, read.from, read.to, read.tsmId, read.limit],
+    );
+    if (hours.reduce((sum, [, count]) => sum + Number(count), 0) >= read.limit) return undefined;
+    const field = rawReadOf(read.field) === 'direct' ? read.field : null;
+    const runs: RawRun[] = [];
+    const unread: { run: { messages: RawMessage[]; etag: string }; hourStart: number }[] = [];
+    for (const [hour, , fingerprints] of hours) {
+      const hourStart = Number(hour) * hourSeconds;
+      const etag = `raw:${createHash('sha256').update(`${subject.tuid}\n${read.tsmId}\n${read.field}\n${hourStart}\n${fingerprints}`).digest('base64url')}`;
+      const count = known(etag);
+      if (count !== undefined) runs.push({ messages: null, etag, count });
+      else {
+        const run = { messages: [] as RawMessage[], etag };
+        runs.push(run);
+        unread.push({ run, hourStart });
+      }
+    }
+    // The hours not held, read in spans of consecutive hours (a live chart's: its first hour, which the moving
+    // range cuts anew, and the current one).
+    for (let i = 0; i < unread.length;) {
+      let j = i + 1;
+      while (j < unread.length && unread[j]!.hourStart === unread[j - 1]!.hourStart + hourSeconds) j++;
+      const span = {
+        from: Math.max(read.from, unread[i]!.hourStart),
+        to: Math.min(read.to, unread[j - 1]!.hourStart + hourSeconds - 1e-6),
+      };
+      const messages = yield* rawMessagesPlan(subject, { tsmId: read.tsmId, field, ...span, limit: read.limit });
+      for (const message of messages)
+        unread[i + Math.floor(message.tsmTs / hourSeconds) - unread[i]!.hourStart / hourSeconds]!.run.messages.push(message);
+      i = j;
+    }
+    return runs;
+  }
+
+  return { rawMessagesPlan, rawTail, rawRunsPlan };
+}
+
+/** A JSON member's text as a number, or null when it is not a finite number (a string, boolean, object, null). */
+function numberOfJson(text: string | null): number | null {
+  if (text === null) return null;
+  const first = text.charCodeAt(0);
+  // A JSON number starts with a digit or a minus sign; nothing else does.
+  if (first !== 45 && (first < 48 || first > 57)) return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
