@@ -107,7 +107,9 @@ export function rawReadPlans(dialect: 'sqlite' | 'postgres') {
     known: KnownRuns,
   ): Plan<RawRun[] | undefined> {
     const hourOf = sqlite ? 'cast(tsm_ts / 3600 as integer)' : 'floor(tsm_ts / 3600)::bigint';
-    const keys = `${sqlite ? 'group_concat' : 'string_agg'}(fingerprint, ',' order by tsm_ts, fingerprint)`;
+    // In the order the rows come (the key's, in practice), not sorted again (a third of the read): the same keys in
+    // another order would give another etag, a run made again, never a wrong one.
+    const keys = `${sqlite ? 'group_concat' : 'string_agg'}(fingerprint, ',')`;
     const hours = yield* select<[number | string, number | string, string]>(
       `select hour, count(*), ${keys} from (
          select ${hourOf} as hour, tsm_ts, fingerprint from messages where tuid = ? and tsm_ts >= ? and tsm_ts <= ? and tsm_id = ?
