@@ -3,7 +3,8 @@ import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
 import type { CommitIngestBatch, IngestBatchOptions } from './ingest-batch.js';
-import { writeRollupsPostgres } from './rollup-batch-postgres.js';
+import { combineStatements, type Statement } from './postgres-statements.js';
+import { rollupStatementsPostgres } from './rollup-batch-postgres.js';
 import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';
 import { summarySetClause } from './summary-update-sql.js';
 
@@ -22,8 +23,11 @@ export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions =
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const { result, rollupWatermarks } = await writeBatch(client, records, deadLetters);
-        if (options.rollups) await writeRollupsPostgres(client, result.stored, (tuid) => rollupWatermarks.get(tuid) ?? 0);
+        const { result, rollupWatermarks, writes } = await writeBatch(client, records, deadLetters);
+        if (options.rollups) writes.push(...rollupStatementsPostgres(result.stored, (tuid) => rollupWatermarks.get(tuid) ?? 0));
+        // The summaries, rollups and dead letters read nothing the others write: one round trip for all of them.
+        const last = combineStatements(writes);
+        if (last) await client.query(last.text, last.values);
         await client.query('commit');
         return result;
       } catch (error) {
@@ -40,7 +44,7 @@ async function writeBatch(
   client: pg.PoolClient,
   records: readonly UplinkRecord[],
   deadLetters: readonly DeadLetterRecord[],
-): Promise<{ result: IngestBatchResult; rollupWatermarks: Map<string, number> }> {
+): Promise<{ result: IngestBatchResult; rollupWatermarks: Map<string, number>; writes: Statement[] }> {
   const firstByTuid = new Map<string, UplinkRecord>();
   for (const record of records) if (!firstByTuid.has(record.tuid)) firstByTuid.set(record.tuid, record);
   const tuids = [...firstByTuid.keys()].sort();
@@ -117,10 +121,12 @@ async function writeBatch(
     }
   });
 
+  // The last writes are left to the caller, which sends them in one statement with the rollups.
+  const writes: Statement[] = [];
   const candidates = summarizeMessages(stored).sort((a, b) => (a.tuid < b.tuid ? -1 : 1));
   if (candidates.length > 0) {
-    await client.query(
-      `update things set ${summarySetClause(
+    writes.push({
+      text: `update things set ${summarySetClause(
         (name) => `u.${name}`,
         (name) => `things.${name}`,
       )},
@@ -128,7 +134,7 @@ async function writeBatch(
        from unnest($1::float8[], $2::text[], $3::float8[], $4::float8[], $5::text[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::bigint[], $11::text[], $12::text[], $13::bigint[])
          as u(ts, gw, bat, bat_ts, ver, ver_ts, lat, lon, loc_ts, heard_at, heard_gw, tuid, seq)
        where things.tuid = u.tuid`,
-      [
+      values: [
         candidates.map((c) => c.ts),
         candidates.map((c) => c.gatewayTuid),
         candidates.map((c) => c.battery?.level ?? null),
@@ -144,15 +150,15 @@ async function writeBatch(
         candidates.map((c) => order.get(c.tuid)?.seq ?? null),
         committedAt,
       ],
-    );
+    });
   }
 
   const allDeadLetters = [...deadLetters, ...diverted];
   if (allDeadLetters.length > 0) {
-    await client.query(
-      `insert into dead_letters (organization_id, received_at, source, client, reason, payload)
+    writes.push({
+      text: `insert into dead_letters (organization_id, received_at, source, client, reason, payload)
        select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-      [
+      values: [
         allDeadLetters.map((d) => d.organizationId),
         allDeadLetters.map((d) => d.receivedAt),
         allDeadLetters.map((d) => d.source),
@@ -160,10 +166,10 @@ async function writeBatch(
         allDeadLetters.map((d) => d.reason),
         allDeadLetters.map((d) => d.payload),
       ],
-    );
+    });
   }
   const rollupWatermarks = new Map([...order].map(([tuid, thing]) => [tuid, thing.rollupWatermark]));
-  return { result: { stored, duplicates, deadLetters: allDeadLetters, claimed }, rollupWatermarks };
+  return { result: { stored, duplicates, deadLetters: allDeadLetters, claimed }, rollupWatermarks, writes };
 }
 
 /**
