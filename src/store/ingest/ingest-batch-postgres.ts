@@ -22,13 +22,17 @@ export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions =
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       try {
-        await client.query('begin');
-        const { result, rollupWatermarks, writes } = await writeBatch(client, records, deadLetters);
+        // Statements queued back to back on a client go out as soon as the previous one is answered, inside pg's
+        // socket handler: no turn of the busy event loop between them, which under load was most of a batch's
+        // time. So BEGIN is not awaited alone (writeBatch awaits it with its first read, before any write), and
+        // COMMIT follows the last writes at once: should they fail, PostgreSQL answers that COMMIT by rolling
+        // back, and the failure rejects here.
+        const begun = client.query('begin');
+        const { result, rollupWatermarks, writes } = await writeBatch(client, begun, records, deadLetters);
         if (options.rollups) writes.push(...rollupStatementsPostgres(result.stored, (tuid) => rollupWatermarks.get(tuid) ?? 0));
         // The summaries, rollups and dead letters read nothing the others write: one round trip for all of them.
         const last = combineStatements(writes);
-        if (last) await client.query(last.text, last.values);
-        await client.query('commit');
+        await Promise.all([last && client.query(last.text, last.values), client.query('commit')]);
         return result;
       } catch (error) {
         await client.query('rollback').catch(() => undefined);
@@ -42,6 +46,7 @@ export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions =
 
 async function writeBatch(
   client: pg.PoolClient,
+  begun: Promise<unknown>,
   records: readonly UplinkRecord[],
   deadLetters: readonly DeadLetterRecord[],
 ): Promise<{ result: IngestBatchResult; rollupWatermarks: Map<string, number>; writes: Statement[] }> {
@@ -56,7 +61,9 @@ async function writeBatch(
       'select tuid, organization_id, group_id, xmin::text as version from things where tuid = any($1::text[])',
       [wanted],
     );
-  const ownerOf = new Map((await readOwners(tuids)).rows.map((row) => [row.tuid, row]));
+  // A read, harmless should BEGIN have failed; nothing is written before BEGIN is known to have succeeded.
+  const [, owners] = await Promise.all([begun, readOwners(tuids)]);
+  const ownerOf = new Map(owners.rows.map((row) => [row.tuid, row]));
 
   // Claim unknown things; a concurrent claim by another instance wins by the primary key, then we read the owner.
   const unknown = tuids.filter((tuid) => !ownerOf.has(tuid));
@@ -214,7 +221,7 @@ async function insertNewMessages(
   // limit runs as one index probe per message (36k, about the old primary key's cost).
   const groups = records.map(groupOf);
   const bodies = packTexts(records.map((r, i) => messageJsonWithGroup(r.body, groups[i]!)));
-  const { rows } = await client.query<InsertedRow>(
+  const inserting = client.query<InsertedRow>(
     `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
      select u.tuid, u.tsm_ts, u.tsm_id, u.fingerprint, u.organization_id, u.tsm_ev, u.gateway_tuid, u.group_id, u.received_at,
        convert_from(substring($10::bytea from u.body_at for u.body_bytes), 'UTF8'), u.problems
@@ -242,16 +249,18 @@ async function insertNewMessages(
       windowStart,
     ],
   );
-  const order = new Map<string, MessageOrder>();
-  if (rows.length === 0) return { inserted: rows, order };
-  const tuids = [...new Set(rows.map((r) => r.tuid))].sort();
-  // The row as locked is the newest committed version: every batch that stored this thing's messages before has
-  // committed, and none after can number its messages before this one commits (it waits for this lock).
-  const locked = await client.query<{ tuid: string; version: string; seq: number; at: number | null; watermark: string }>(
+  // Every thing of the batch is locked, in TUID order, right after the insert (queued with it: one round trip for
+  // both). The row as locked is the newest committed version: every batch that stored this thing's messages before
+  // has committed, and none after can number its messages before this one commits (it waits for this lock). A
+  // thing all of whose messages were duplicates is locked too, as its summary update would have.
+  const tuids = [...new Set(records.map((r) => r.tuid))].sort();
+  const locking = client.query<{ tuid: string; version: string; seq: number; at: number | null; watermark: string }>(
     `select tuid, xmin::text as version, message_seq as seq, message_seq_at as at, rollup_watermark as watermark
      from things where tuid = any($1::text[]) order by tuid for no key update`,
     [tuids],
   );
+  const [{ rows }, locked] = await Promise.all([inserting, locking]);
+  const order = new Map<string, MessageOrder>();
   for (const row of locked.rows) order.set(row.tuid, { seq: row.seq, at: row.at, rollupWatermark: Number(row.watermark) });
   // Every batch that stores a thing's message updates the thing's row (its summary) before it commits. A thing
   // whose row has the version read at the start of this batch had no such batch commit since, and this batch's
