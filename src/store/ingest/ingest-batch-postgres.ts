@@ -15,7 +15,8 @@ const attempts = 3;
 
 /**
  * PostgreSQL batch writer: a handful of statements per batch whatever its size, each taking whole columns as
- * array parameters through `unnest`, so a 500-message batch is five round trips, not five hundred.
+ * array parameters through `unnest` (the bodies as one binary parameter, `packTexts`), queued in three groups, so
+ * a 1000-message batch waits three times for the event loop, not a thousand (docs/mqtt.md, Ingest).
  */
 export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions = { rollups: true }): CommitIngestBatch {
   return async (records, deadLetters) => {
