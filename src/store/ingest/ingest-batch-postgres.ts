@@ -3,7 +3,8 @@ import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
 import type { CommitIngestBatch, IngestBatchOptions } from './ingest-batch.js';
-import { writeRollupsPostgres } from './rollup-batch-postgres.js';
+import { combineStatements, type Statement } from './postgres-statements.js';
+import { rollupStatementsPostgres } from './rollup-batch-postgres.js';
 import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';
 import { summarySetClause } from './summary-update-sql.js';
 
@@ -14,17 +15,25 @@ const attempts = 3;
 
 /**
  * PostgreSQL batch writer: a handful of statements per batch whatever its size, each taking whole columns as
- * array parameters through `unnest`, so a 500-message batch is five round trips, not five hundred.
+ * array parameters through `unnest` (the bodies as one binary parameter, `packTexts`), queued in three groups, so
+ * a 1000-message batch waits three times for the event loop, not a thousand (docs/mqtt.md, Ingest).
  */
 export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions = { rollups: true }): CommitIngestBatch {
   return async (records, deadLetters) => {
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       try {
-        await client.query('begin');
-        const { result, rollupWatermarks } = await writeBatch(client, records, deadLetters);
-        if (options.rollups) await writeRollupsPostgres(client, result.stored, (tuid) => rollupWatermarks.get(tuid) ?? 0);
-        await client.query('commit');
+        // Statements queued back to back on a client go out as soon as the previous one is answered, inside pg's
+        // socket handler: no turn of the busy event loop between them, which under load was most of a batch's
+        // time. So BEGIN is not awaited alone (writeBatch awaits it with its first read, before any write), and
+        // COMMIT follows the last writes at once: should they fail, PostgreSQL answers that COMMIT by rolling
+        // back, and the failure rejects here.
+        const begun = client.query('begin');
+        const { result, rollupWatermarks, writes } = await writeBatch(client, begun, records, deadLetters);
+        if (options.rollups) writes.push(...rollupStatementsPostgres(result.stored, (tuid) => rollupWatermarks.get(tuid) ?? 0));
+        // The summaries, rollups and dead letters read nothing the others write: one round trip for all of them.
+        const last = combineStatements(writes);
+        await Promise.all([last && client.query(last.text, last.values), client.query('commit')]);
         return result;
       } catch (error) {
         await client.query('rollback').catch(() => undefined);
@@ -38,9 +47,10 @@ export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions =
 
 async function writeBatch(
   client: pg.PoolClient,
+  begun: Promise<unknown>,
   records: readonly UplinkRecord[],
   deadLetters: readonly DeadLetterRecord[],
-): Promise<{ result: IngestBatchResult; rollupWatermarks: Map<string, number> }> {
+): Promise<{ result: IngestBatchResult; rollupWatermarks: Map<string, number>; writes: Statement[] }> {
   const firstByTuid = new Map<string, UplinkRecord>();
   for (const record of records) if (!firstByTuid.has(record.tuid)) firstByTuid.set(record.tuid, record);
   const tuids = [...firstByTuid.keys()].sort();
@@ -52,7 +62,9 @@ async function writeBatch(
       'select tuid, organization_id, group_id, xmin::text as version from things where tuid = any($1::text[])',
       [wanted],
     );
-  const ownerOf = new Map((await readOwners(tuids)).rows.map((row) => [row.tuid, row]));
+  // A read, harmless should BEGIN have failed; nothing is written before BEGIN is known to have succeeded.
+  const [, owners] = await Promise.all([begun, readOwners(tuids)]);
+  const ownerOf = new Map(owners.rows.map((row) => [row.tuid, row]));
 
   // Claim unknown things; a concurrent claim by another instance wins by the primary key, then we read the owner.
   const unknown = tuids.filter((tuid) => !ownerOf.has(tuid));
@@ -84,12 +96,13 @@ async function writeBatch(
 
   // Each message is stored as served: with the group its thing is in now, as read above (migration 0008).
   const groupOf = (record: UplinkRecord) => ownerOf.get(record.tuid)?.group_id ?? null;
+  // Each record's key once: it is looked up twice below, and these strings were a measurable share of the batch.
+  const keys = accepted.map((record) => messageKey(record.tuid, record.tsmTs, record.tsmId, record.fingerprint));
   // A repeat inside the batch is a duplicate of its first occurrence: the statement below cannot see its own rows.
   const firstOfKey = new Map<string, UplinkRecord>();
-  for (const record of accepted) {
-    const key = messageKey(record.tuid, record.tsmTs, record.tsmId, record.fingerprint);
-    if (!firstOfKey.has(key)) firstOfKey.set(key, record);
-  }
+  accepted.forEach((record, i) => {
+    if (!firstOfKey.has(keys[i]!)) firstOfKey.set(keys[i]!, record);
+  });
   const unique = [...firstOfKey.values()];
   const { inserted, order } =
     unique.length === 0
@@ -97,29 +110,31 @@ async function writeBatch(
       : await insertNewMessages(client, unique, groupOf, (tuid) => ownerOf.get(tuid)?.version);
   const insertedKeys = new Set(inserted.map((row) => messageKey(row.tuid, row.tsm_ts, row.tsm_id, row.fingerprint)));
   const stored: StoredMessage[] = [];
-  const seen = new Set<string>();
   let duplicates = 0;
   // Stored order per thing: numbered on from the row as locked, so after every batch committed before this one.
   const committedAt = Date.now();
-  for (const record of accepted) {
-    const key = messageKey(record.tuid, record.tsmTs, record.tsmId, record.fingerprint);
-    // A key inserted by this statement counts once; a repeat inside the same batch is a duplicate too.
-    if (insertedKeys.has(key) && !seen.has(key)) {
-      seen.add(key);
-      const thing = order.get(record.tuid);
-      if (!thing) stored.push({ ...record, groupId: groupOf(record) });
-      else {
-        thing.seq += 1;
-        stored.push({ ...record, groupId: groupOf(record), seq: thing.seq, previousAt: thing.at });
-        thing.at = committedAt;
-      }
-    } else duplicates += 1;
-  }
+  accepted.forEach((record, i) => {
+    // A key inserted by this statement counts once (deleted from the set when taken); a repeat inside the same
+    // batch is a duplicate too.
+    if (!insertedKeys.delete(keys[i]!)) {
+      duplicates += 1;
+      return;
+    }
+    const thing = order.get(record.tuid);
+    if (!thing) stored.push({ ...record, groupId: groupOf(record) });
+    else {
+      thing.seq += 1;
+      stored.push(storedMessage(record, groupOf(record), thing.seq, thing.at));
+      thing.at = committedAt;
+    }
+  });
 
+  // The last writes are left to the caller, which sends them in one statement with the rollups.
+  const writes: Statement[] = [];
   const candidates = summarizeMessages(stored).sort((a, b) => (a.tuid < b.tuid ? -1 : 1));
   if (candidates.length > 0) {
-    await client.query(
-      `update things set ${summarySetClause(
+    writes.push({
+      text: `update things set ${summarySetClause(
         (name) => `u.${name}`,
         (name) => `things.${name}`,
       )},
@@ -127,7 +142,7 @@ async function writeBatch(
        from unnest($1::float8[], $2::text[], $3::float8[], $4::float8[], $5::text[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::bigint[], $11::text[], $12::text[], $13::bigint[])
          as u(ts, gw, bat, bat_ts, ver, ver_ts, lat, lon, loc_ts, heard_at, heard_gw, tuid, seq)
        where things.tuid = u.tuid`,
-      [
+      values: [
         candidates.map((c) => c.ts),
         candidates.map((c) => c.gatewayTuid),
         candidates.map((c) => c.battery?.level ?? null),
@@ -143,15 +158,15 @@ async function writeBatch(
         candidates.map((c) => order.get(c.tuid)?.seq ?? null),
         committedAt,
       ],
-    );
+    });
   }
 
   const allDeadLetters = [...deadLetters, ...diverted];
   if (allDeadLetters.length > 0) {
-    await client.query(
-      `insert into dead_letters (organization_id, received_at, source, client, reason, payload)
+    writes.push({
+      text: `insert into dead_letters (organization_id, received_at, source, client, reason, payload)
        select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-      [
+      values: [
         allDeadLetters.map((d) => d.organizationId),
         allDeadLetters.map((d) => d.receivedAt),
         allDeadLetters.map((d) => d.source),
@@ -159,10 +174,10 @@ async function writeBatch(
         allDeadLetters.map((d) => d.reason),
         allDeadLetters.map((d) => d.payload),
       ],
-    );
+    });
   }
   const rollupWatermarks = new Map([...order].map(([tuid, thing]) => [tuid, thing.rollupWatermark]));
-  return { result: { stored, duplicates, deadLetters: allDeadLetters, claimed }, rollupWatermarks };
+  return { result: { stored, duplicates, deadLetters: allDeadLetters, claimed }, rollupWatermarks, writes };
 }
 
 /**
@@ -205,13 +220,17 @@ async function insertNewMessages(
   // The earlier delivery is looked for by a scalar subquery with LIMIT 1, not NOT EXISTS: the planner turned the
   // anti-join into a hash join over the whole partition as it grew (store ceiling 21k rows/s); a subquery with a
   // limit runs as one index probe per message (36k, about the old primary key's cost).
-  const { rows } = await client.query<InsertedRow>(
+  const groups = records.map(groupOf);
+  const bodies = packTexts(records.map((r, i) => messageJsonWithGroup(r.body, groups[i]!)));
+  const inserting = client.query<InsertedRow>(
     `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
-     select * from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
-       as u(tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body, problems)
+     select u.tuid, u.tsm_ts, u.tsm_id, u.fingerprint, u.organization_id, u.tsm_ev, u.gateway_tuid, u.group_id, u.received_at,
+       convert_from(substring($10::bytea from u.body_at for u.body_bytes), 'UTF8'), u.problems
+     from unnest($1::text[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[], $11::int[], $12::int[], $13::text[])
+       as u(tuid, tsm_ts, tsm_id, fingerprint, organization_id, tsm_ev, gateway_tuid, group_id, received_at, body_at, body_bytes, problems)
      where (
        select 1 from messages m
-       where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $12::bigint
+       where m.tuid = u.tuid and m.tsm_ts = u.tsm_ts and m.tsm_id = u.tsm_id and m.fingerprint = u.fingerprint and m.received_at >= $14::bigint
        limit 1) is null
      returning tuid, tsm_ts, tsm_id, fingerprint, tableoid::regclass::text as part, ctid::text as row`,
     [
@@ -222,23 +241,27 @@ async function insertNewMessages(
       records.map((r) => r.organizationId),
       records.map((r) => r.tsmEv),
       records.map((r) => r.gatewayTuid),
-      records.map(groupOf),
+      groups,
       records.map((r) => r.receivedAt),
-      records.map((r) => messageJsonWithGroup(r.body, groupOf(r))),
+      bodies.bytes,
+      bodies.starts,
+      bodies.lengths,
       records.map((r) => (r.problems.length > 0 ? JSON.stringify(r.problems) : null)),
       windowStart,
     ],
   );
-  const order = new Map<string, MessageOrder>();
-  if (rows.length === 0) return { inserted: rows, order };
-  const tuids = [...new Set(rows.map((r) => r.tuid))].sort();
-  // The row as locked is the newest committed version: every batch that stored this thing's messages before has
-  // committed, and none after can number its messages before this one commits (it waits for this lock).
-  const locked = await client.query<{ tuid: string; version: string; seq: number; at: number | null; watermark: string }>(
+  // Every thing of the batch is locked, in TUID order, right after the insert (queued with it: one round trip for
+  // both). The row as locked is the newest committed version: every batch that stored this thing's messages before
+  // has committed, and none after can number its messages before this one commits (it waits for this lock). A
+  // thing all of whose messages were duplicates is locked too, as its summary update would have.
+  const tuids = [...new Set(records.map((r) => r.tuid))].sort();
+  const locking = client.query<{ tuid: string; version: string; seq: number; at: number | null; watermark: string }>(
     `select tuid, xmin::text as version, message_seq as seq, message_seq_at as at, rollup_watermark as watermark
      from things where tuid = any($1::text[]) order by tuid for no key update`,
     [tuids],
   );
+  const [{ rows }, locked] = await Promise.all([inserting, locking]);
+  const order = new Map<string, MessageOrder>();
   for (const row of locked.rows) order.set(row.tuid, { seq: row.seq, at: row.at, rollupWatermark: Number(row.watermark) });
   // Every batch that stores a thing's message updates the thing's row (its summary) before it commits. A thing
   // whose row has the version read at the start of this batch had no such batch commit since, and this batch's
@@ -272,6 +295,24 @@ async function insertNewMessages(
   return { inserted: rows.filter((row) => !lost.has(row)), order };
 }
 
+/**
+ * Texts as one UTF-8 buffer and where each lies in it (`starts` 1-based, as SQL's substring counts; `lengths` in
+ * bytes). A Buffer goes to PostgreSQL as one binary parameter, so the message bodies skip pg's array-literal
+ * escaping (a backslash before every quote of every JSON body, then the whole array as one string) on this side
+ * and the array parser on the server's; `substring` of a bytea cuts by byte offset, each body in its own time.
+ */
+export function packTexts(texts: readonly string[]): { bytes: Buffer; starts: number[]; lengths: number[] } {
+  const lengths = texts.map((text) => Buffer.byteLength(text));
+  const bytes = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
+  const starts = new Array<number>(texts.length);
+  let at = 0;
+  texts.forEach((text, i) => {
+    starts[i] = at + 1;
+    at += bytes.write(text, at);
+  });
+  return { bytes, starts, lengths };
+}
+
 interface InsertedRow {
   tuid: string;
   tsm_ts: number;
@@ -280,6 +321,30 @@ interface InsertedRow {
   /** The partition the row went to, and its address there. */
   part: string;
   row: string;
+}
+
+/**
+ * A stored message built as one literal of a fixed shape: spreading the record and adding three properties cost a
+ * slow-path object clone per message, the largest single item of this writer's own CPU time. Lists every field of
+ * `StoredMessage` (the type checks that none required is missing).
+ */
+function storedMessage(record: UplinkRecord, groupId: string | null, seq: number, previousAt: number | null): StoredMessage {
+  return {
+    organizationId: record.organizationId,
+    tuid: record.tuid,
+    tsmId: record.tsmId,
+    tsmEv: record.tsmEv,
+    tsmTs: record.tsmTs,
+    gatewayTuid: record.gatewayTuid,
+    fingerprint: record.fingerprint,
+    body: record.body,
+    message: record.message,
+    problems: record.problems,
+    receivedAt: record.receivedAt,
+    groupId,
+    seq,
+    previousAt,
+  };
 }
 
 function messageKey(tuid: string, tsmTs: number, tsmId: number, fingerprint: string): string {
