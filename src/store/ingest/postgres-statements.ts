@@ -8,9 +8,10 @@ export interface Statement {
  * Several data-modifying statements as one: each becomes a WITH query of `select 1`, its parameters renumbered
  * after the previous ones'. One round trip instead of one per statement; each round trip of the ingest
  * transaction waits for the server and then for the busy event loop, so the batch's time (and with it how much
- * one instance commits) grows with their number. PostgreSQL runs data-modifying WITH queries to completion
- * whether or not they are read, in the order written, on one snapshot: fit for statements that write different
- * tables and read nothing another of them writes. The texts must use `$n` only for parameters.
+ * one instance commits) grows with their number. PostgreSQL runs every data-modifying WITH query to completion
+ * whether or not it is read, all on one snapshot, in an order its documentation leaves open: fit only for
+ * statements that write different tables and read nothing another of them writes. The texts must use `$n` only for
+ * parameters.
  */
 export function combineStatements(statements: readonly Statement[]): Statement | undefined {
   if (statements.length <= 1) return statements[0];
