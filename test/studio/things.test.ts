@@ -252,8 +252,15 @@ for (const target of storeTargets) {
       await statusSelect.locator('option[value="quarantine"]').waitFor({ state: 'detached' });
       assert.deepEqual(await offered(), [...(await apiNext())].sort());
 
-      // Group assignment from the organization's groups.
-      await page.getByLabel('Group', { exact: true }).selectOption('south');
+      // Group assignment from the organization's groups. A live message reloads the thing meanwhile: the choice
+      // stays (it once went back to the thing's group, leaving the button disabled).
+      const groupSelect = page.getByLabel('Group', { exact: true });
+      await groupSelect.selectOption('south');
+      const reloaded = page.waitForResponse((response) => response.request().postData()?.includes('query StudioThing(') === true);
+      await publishUplinks(server, [{ tsmId: 1110, tsmEv: 10, tsmTs: nowS + 6, tsmTuid: 'LST-001', batl: 76 }], 'GW-LIVE');
+      await reloaded;
+      await messages.locator('tbody tr').filter({ hasText: 'batl: 76' }).waitFor();
+      assert.equal(await groupSelect.inputValue(), 'south');
       await page.getByRole('button', { name: 'Assign to group' }).click();
       await page.getByRole('status').filter({ hasText: 'Now in south.' }).waitFor();
       assert.equal(dataOf(await manager.request('{ thing(tuid: "LST-001") { groupId } }')).thing.groupId, 'south');
