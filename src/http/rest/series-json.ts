@@ -23,10 +23,11 @@ function pointsText(points: readonly SeriesPoint[]): string {
 }
 
 /**
- * A series answer, `{"data": {...head, "points": [...]}}`, as bytes in parts (in order; see sendBuffers). Written here rather than by the route's
- * response schema: a long answer's time went mostly into turning numbers into text (a year of hours is 61,000 of
- * them), and a run with an etag has the same text every time: it is taken from `runsKept`, or made and kept there. `head` is everything but the points (strings and numbers: JSON.stringify writes them as the
- * schema would).
+ * A series answer, `{"data": {...head, "points": [...]}}`, as bytes in parts (in order; see sendBuffers). Written
+ * here rather than by the route's response schema: a long answer's time went mostly into turning numbers into text
+ * (a year of hours is 61,000 of them), and a run with an etag has the same text every time: it is taken from
+ * `runsKept`, or made and kept there. `head` is everything but the points (strings and numbers: JSON.stringify
+ * writes them as the schema would).
  */
 export function seriesAnswerJson(head: Record<string, unknown>, runs: readonly PointRun[], runsKept: RunsReading): Buffer[] {
   const whole = JSON.stringify({ data: { ...head, points: [] } });

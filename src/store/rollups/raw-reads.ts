@@ -123,7 +123,8 @@ export function rawReadPlans(dialect: 'sqlite' | 'postgres') {
     const unread: { run: { messages: RawMessage[]; etag: string }; hourStart: number }[] = [];
     for (const [hour, , fingerprints] of hours) {
       const hourStart = Number(hour) * hourSeconds;
-      const etag = `raw:${createHash('sha256').update(`${subject.tuid}\n${read.tsmId}\n${read.field}\n${hourStart}\n${fingerprints}`).digest('base64url')}`;
+      const keyed = `${subject.tuid}\n${read.tsmId}\n${read.field}\n${hourStart}\n${fingerprints}`;
+      const etag = `raw:${createHash('sha256').update(keyed).digest('base64url')}`;
       const count = known(etag);
       if (count !== undefined) runs.push({ messages: null, etag, count });
       else {
