@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from './schema.js';
+import type { SqliteDirectReads } from './sqlite-direct-reads.js';
 
 export type RetentionSettingsStore = ReturnType<typeof retentionSettingsStore>;
 
@@ -11,7 +12,7 @@ export interface RetentionSettingsRow {
   messagesClearedBefore: number | null;
 }
 
-export function retentionSettingsStore(db: Kysely<Schema>) {
+export function retentionSettingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads | undefined) {
   const columns = ['id', 'message_retention_days', 'rollup_retention_days', 'messages_cleared_before'] as const;
   const toRow = (row: {
     id: string;
@@ -25,8 +26,15 @@ export function retentionSettingsStore(db: Kysely<Schema>) {
     messagesClearedBefore: row.messages_cleared_before,
   });
   return {
+    /** Read by every series request (its raw horizon), so on SQLite a direct prepared read when it can be. */
     async get(organizationId: string): Promise<RetentionSettingsRow | undefined> {
-      const row = await db.selectFrom('organizations').select(columns).where('id', '=', organizationId).executeTakeFirst();
+      const direct = directReads?.statement<Parameters<typeof toRow>[0]>(
+        `select ${columns.join(', ')} from organizations where id = ?`,
+        'rows',
+      );
+      const row = direct
+        ? direct.get(organizationId)
+        : await db.selectFrom('organizations').select(columns).where('id', '=', organizationId).executeTakeFirst();
       return row && toRow(row);
     },
     async list(): Promise<RetentionSettingsRow[]> {

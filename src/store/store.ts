@@ -40,7 +40,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     dialect: database.dialect,
     ping: () => database.ping(),
     organizations: organizationsStore(db),
-    retention: retentionSettingsStore(db),
+    retention: retentionSettingsStore(db, directReads),
     users: usersStore(db),
     apiClients: apiClientsStore(db),
     mqttCredentials: mqttCredentialsStore(db),
