@@ -1,23 +1,18 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { HourlyRollup, HourRun, KnownRuns, RollupCounts, RollupRange, SeriesSubject } from '../domain/series/series-types.js';
-import { shownGroupId } from '../domain/groups/unassigned-group.js';
-import { foldInto, mergeRuns } from '../domain/series/rollup-merge.js';
-import { daySeconds } from '../domain/series/rollup-rules.js';
+import { mergeRuns } from '../domain/series/rollup-merge.js';
+import { daySeconds, floorTo } from '../domain/series/rollup-rules.js';
 import { decodeHours } from './rollups/hourly-codec.js';
 import { assembleRuns, lastHourOfDay, planCompactedDays } from './rollups/hour-runs.js';
 import { rawReadPlans } from './rollups/raw-reads.js';
 import { planRunner, select, type Plan } from './rollups/read-plan.js';
-import { groupRollupTables, thingRollupTables } from './rollups/rollup-tables.js';
+import { figuresOf, groupRollupTables, seriesKeyOf, thingRollupTables, toHourly, type FiguresRow } from './rollups/rollup-tables.js';
+import { dayReadPlans } from './rollups/day-runs.js';
 import type { Schema } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
 
 export type RollupsStore = ReturnType<typeof rollupsStore>;
-
-const figures = 'hour_start, count, min, max, sum, first, first_ts, last, last_ts';
-type FiguresRow = [number, number, number, number, number, number, number, number, number];
-
-const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * size;
 
 /**
  * Reads of the rollups and of raw messages for series, and their expiry. Three tiers answer a series: compacted
@@ -30,29 +25,15 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
   const sqlite = dialect === 'sqlite';
   const { inSnapshot, runOn } = planRunner(db, dialect, directReads);
   const { rawMessagesPlan, rawTail, rawRunsPlan } = rawReadPlans(dialect);
-  /** The tables, key condition (columns of `alias`, when given) and its parameters of a subject's rows for one field. */
-  const keyOf = (subject: SeriesSubject, range: RollupRange, alias = '') => {
-    const [tables, parameters] =
-      'tuid' in subject
-        ? [thingRollupTables, [subject.tuid, range.tsmId, range.field]]
-        : [groupRollupTables, [subject.organizationId, shownGroupId(subject.groupId), range.tsmId, range.field]];
-    return {
-      table: tables.hours,
-      days: tables.days,
-      dayHours: tables.dayHours,
-      where: tables.key.map((column) => `${alias}${column} = ?`).join(' and '),
-      parameters,
-    };
-  };
-
+  const { dayRunsPlan } = dayReadPlans(dialect, rawTail);
   function* hourRunsPlan(subject: SeriesSubject, range: RollupRange, known: KnownRuns): Plan<HourRun[]> {
-    const key = keyOf(subject, range);
+    const key = seriesKeyOf(subject, range);
     const dayRows = yield* select<[number, number, string | null]>(
       `select day_start, hours, hours_etag from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
       [...key.parameters, floorTo(range.fromHour, daySeconds), range.toHour],
     );
     const hot = yield* select<FiguresRow>(
-      `select ${figures} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
+      `select ${figuresOf('hour_start')} from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? order by hour_start`,
       [...key.parameters, range.fromHour, range.toHour],
     );
     const later = mergeRuns(hot.map(toHourly), yield* rawTail(subject, range));
@@ -104,45 +85,18 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       (await inSnapshot(() => hourRunsPlan(subject, range, () => undefined))).flatMap((run) => run.hours ?? []),
 
     /**
-     * A subject's days of one field (UTC), oldest first; `range.fromHour` is a day's start. A compacted day answers
-     * with its own figures (its hours only when `toHour` cuts it); the hourly rows are folded in SQL, as counts and
-     * sums add, extremes widen, and since hours do not overlap a day's first value is its earliest hour's first and
-     * its last value its latest hour's last (two key lookups per day). The two are merged day by day (the hourly
-     * rows of a compacted day are late messages). `hourStart` is the day's start.
+     * A subject's days of one field (UTC), oldest first, in runs (see HourRun); `range.fromHour` is a day's start.
+     * A compacted day answers with its own figures (its hours only when `toHour` cuts it), merged with the later
+     * tiers' hours folded into days. Consecutive days that only their compacted rows answer are a run of their own,
+     * with an etag made of their tokens, and when `known` holds it their figures are not read: a year of days took
+     * longer to hand over from SQLite than all the rest of its answer (see day-runs.ts).
      */
-    days: (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
-      inSnapshot(function* () {
-        const key = keyOf(subject, range);
-        const [f, l] = [keyOf(subject, range, 'f.'), keyOf(subject, range, 'l.')];
-        const days = yield* select<FiguresRow>(
-          `select day_start, count, min, max, sum, first, first_ts, last, last_ts
-           from ${key.days} where ${key.where} and day_start >= ? and day_start <= ? order by day_start`,
-          [...key.parameters, range.fromHour, range.toHour],
-        );
-        // The day `toHour` cuts (before its last hour): only its hours up to there, from its packed hours.
-        const cutDay = floorTo(range.toHour, daySeconds);
-        const [cut] =
-          range.toHour < cutDay + lastHourOfDay
-            ? yield* select<[Uint8Array]>(`select hourly from ${key.dayHours} where ${key.where} and day_start = ?`, [
-                ...key.parameters,
-                cutDay,
-              ])
-            : [];
-        const hot = yield* select<FiguresRow>(
-          `select d.day_start, d.count, d.min, d.max, d.sum, f.first, f.first_ts, l.last, l.last_ts
-           from (select (hour_start / 86400) * 86400 as day_start, sum(count) as count, min(min) as min, max(max) as max, sum(sum) as sum,
-                        min(hour_start) as first_hour, max(hour_start) as last_hour
-                 from ${key.table} where ${key.where} and hour_start >= ? and hour_start <= ? group by hour_start / 86400) d
-           join ${key.table} f on ${f.where} and f.hour_start = d.first_hour
-           join ${key.table} l on ${l.where} and l.hour_start = d.last_hour
-           order by d.day_start`,
-          [...key.parameters, range.fromHour, range.toHour, ...f.parameters, ...l.parameters],
-        );
-        const compacted = days.map(toHourly);
-        if (cut && Number(days.at(-1)?.[0]) === cutDay)
-          compacted.splice(-1, 1, ...foldInto(daySeconds, decodeHours(cut[0], -Infinity, range.toHour)));
-        return mergeRuns(mergeRuns(compacted, hot.map(toHourly)), foldInto(daySeconds, yield* rawTail(subject, range)));
-      }),
+    dayRuns: (subject: SeriesSubject, range: RollupRange, known: KnownRuns): Promise<HourRun[]> =>
+      inSnapshot(() => dayRunsPlan(subject, range, known)),
+
+    /** The same as one list of days. */
+    days: async (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
+      (await inSnapshot(() => dayRunsPlan(subject, range, () => undefined))).flatMap((run) => run.hours ?? []),
 
     /**
      * How many points each bucket would give (see RollupCounts); raw counted from `rawFromHour` on. Counted per
@@ -151,7 +105,7 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
      */
     counts: (subject: SeriesSubject, range: RollupRange, rawFromHour: number): Promise<RollupCounts> =>
       inSnapshot(function* () {
-        const key = keyOf(subject, range);
+        const key = seriesKeyOf(subject, range);
         const cut = `day_start < ? or day_start + ${lastHourOfDay} > ? or (day_start < ? and day_start + ${lastHourOfDay} >= ?)`;
         const days = yield* select<[number, number, number]>(
           `select day_start, hours, count from ${key.days} where ${key.where} and day_start >= ? and day_start <= ?`,
@@ -238,20 +192,5 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
       }
       return removed;
     },
-  };
-}
-
-/** A figures row as a bucket; Number() because PostgreSQL answers sums of bigint as numeric (text). */
-function toHourly([hourStart, count, min, max, sum, first, firstTs, last, lastTs]: FiguresRow): HourlyRollup {
-  return {
-    hourStart: Number(hourStart),
-    count: Number(count),
-    min: Number(min),
-    max: Number(max),
-    sum: Number(sum),
-    first: Number(first),
-    firstTs: Number(firstTs),
-    last: Number(last),
-    lastTs: Number(lastTs),
   };
 }

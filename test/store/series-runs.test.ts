@@ -1,7 +1,8 @@
 /**
  * The runs of series reads that carry etags (see PointRun): a compacted day whole in the range and untouched by later
  * messages, and a thing's raw hour. An etag stays while the points stay and changes when they change; a run whose
- * etag the caller holds is answered by its count alone. On both stores.
+ * etag the caller holds is answered by its count alone; consecutive days at 1d that only compacted rows answer are one
+ * such run. On both stores.
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
@@ -73,6 +74,72 @@ for (const target of storeTargets) {
         assert.ok(folded[0]!.etag !== null && folded[0]!.etag !== first!.etag, 'the day written again has a new etag');
         assert.equal(folded[0]!.hours?.find((h) => h.hourStart === d0 + 2 * hour)?.max, 25);
         assert.deepEqual(folded[1], { hours: null, etag: second!.etag, count: 24 });
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('days at 1d: the days only their compacted rows answer are one run with an etag, held as a count; a touched or cut day is not in it', async () => {
+      const s = await rollupStoreWith(await target.createUrl());
+      try {
+        // Three whole days of readings, compacted; half of the fourth day raw.
+        const messages = [];
+        for (let h = 0; h < 84; h++)
+          messages.push(reading(thing.tuid, d0 + h * hour + 60, h % 9), reading(thing.tuid, d0 + h * hour + 120, 7));
+        await s.commit(messages);
+        await s.compact(d0 + 3 * day);
+        const year = { ...range, toHour: d0 + 4 * day - 1 };
+        const cold = await s.store.rollups.dayRuns(thing, year, nothing);
+        assert.equal(cold.length, 2, 'the compacted days, then the raw day');
+        const [days, rest] = cold;
+        assert.match(days!.etag ?? '', /^days:/);
+        assert.deepEqual(
+          days!.hours?.map((d) => [d.hourStart, d.count]),
+          [0, 1, 2].map((n) => [d0 + n * day, 48]),
+        );
+        assert.deepEqual([rest!.etag, rest!.hours?.map((d) => [d.hourStart, d.count])], [null, [[d0 + 3 * day, 24]]]);
+        assert.deepEqual(etags(await s.store.rollups.dayRuns(thing, year, nothing)), etags(cold));
+        assert.deepEqual(await s.store.rollups.dayRuns(thing, year, holding(cold)), [{ hours: null, etag: days!.etag, count: 3 }, rest]);
+        assert.deepEqual(
+          await s.store.rollups.days(thing, year),
+          cold.flatMap((run) => run.hours!),
+        );
+        // A group's days, from its own tiers (its fourth day from hourly rows), answer the same figures.
+        const group = await s.store.rollups.dayRuns({ organizationId: 'acme', groupId: null }, year, nothing);
+        assert.deepEqual(
+          group.flatMap((run) => run.hours!),
+          cold.flatMap((run) => run.hours!),
+        );
+        assert.match(group[0]!.etag ?? '', /^days:/);
+        assert.notEqual(group[0]!.etag, days!.etag);
+
+        // A range that cuts the third day: the first two are a run of their own, the third its hours up to there.
+        const cut = await s.store.rollups.dayRuns(thing, { ...year, toHour: d0 + 2 * day + 5 * hour }, holding(cold));
+        assert.equal(cut.length, 2);
+        assert.ok(cut[0]!.etag !== null && cut[0]!.etag !== days!.etag && cut[0]!.hours?.length === 2);
+        assert.deepEqual([cut[1]!.etag, cut[1]!.hours?.map((d) => d.count)], [null, [12]]);
+
+        // A late message for the second day: the days around it are runs of their own, the second read and merged;
+        // compacted again, the second day has a new token and the three days a new etag.
+        await s.commit([reading(thing.tuid, d0 + day + 2 * hour + 5, 100)]);
+        const touched = await s.store.rollups.dayRuns(thing, year, holding(cold));
+        assert.deepEqual(
+          touched.map((run) => [run.etag === null ? null : 'etag', run.hours?.map((d) => d.count)]),
+          [
+            ['etag', [48]],
+            [null, [49]],
+            ['etag', [48]],
+            [null, [24]],
+          ],
+        );
+        assert.equal(touched[1]!.hours![0]!.max, 25);
+        await s.compact(d0 + 3 * day);
+        const folded = await s.store.rollups.dayRuns(thing, year, holding(cold));
+        assert.ok(folded[0]!.etag?.startsWith('days:') && folded[0]!.etag !== days!.etag);
+        assert.deepEqual(
+          folded[0]!.hours?.map((d) => d.count),
+          [48, 49, 48],
+        );
       } finally {
         await s.close();
       }

@@ -67,9 +67,14 @@ export const directReadMaxBodyLength = 6 * rollupLimits.maxFieldsPerMessage;
 export const hourSeconds = 3600;
 export const daySeconds = 86_400;
 
+/** The start of the bucket of `size` seconds holding `seconds` (Unix seconds, UTC). */
+export function floorTo(seconds: number, size: number): number {
+  return Math.floor(seconds / size) * size;
+}
+
 /** The start (Unix seconds) of the UTC hour holding a message's `tsmTs` (device time; a fraction is floored). */
 export function hourStartOf(tsmTs: number): number {
-  return Math.floor(tsmTs / hourSeconds) * hourSeconds;
+  return floorTo(tsmTs, hourSeconds);
 }
 
 /**

@@ -4,7 +4,7 @@ import { validationFailed, type FieldProblem } from '../errors.js';
 import { requireGroupRef } from '../groups/group-id-rules.js';
 import { groupNotFound } from '../groups/group-service.js';
 import { requireThing } from '../things/thing-access.js';
-import { daySeconds, hourSeconds, rawReadOf, rollupLimits } from './rollup-rules.js';
+import { daySeconds, floorTo, hourSeconds, rawReadOf, rollupLimits } from './rollup-rules.js';
 import { hourPoint, pointRun, rawPoints } from './series-points.js';
 import type {
   KnownRuns,
@@ -113,8 +113,6 @@ export function checkSeriesInput(input: SeriesInput): CheckedInput {
   };
 }
 
-const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * size;
-
 /**
  * Picks the bucket and reads the points. Rollup buckets are whole: a bucket is in the answer when its start lies
  * in [from rounded down to the bucket, to]. Raw data before the organization's raw horizon may be gone, so a raw
@@ -149,13 +147,12 @@ async function readSeries(
     bucket = fitting;
   } else bucket = input.bucket;
 
-  if (bucket === '1d') {
-    const points = (await deps.store.rollups.days(subject, { ...hourRange, fromHour: floorTo(from, daySeconds) })).map(hourPoint);
-    return answer({ tsmId, field, bucket, segments: [{ from, to, bucket }], runs: [{ points, etag: null }] }, maxPoints);
-  }
-  if (bucket === '1h') {
-    const runs = (await deps.store.rollups.hourRuns(subject, hourRange, known)).map(pointRun);
-    return answer({ tsmId, field, bucket, segments: [{ from, to, bucket }], runs }, maxPoints);
+  if (bucket === '1d' || bucket === '1h') {
+    const runs =
+      bucket === '1d'
+        ? await deps.store.rollups.dayRuns(subject, { ...hourRange, fromHour: floorTo(from, daySeconds) }, known)
+        : await deps.store.rollups.hourRuns(subject, hourRange, known);
+    return answer({ tsmId, field, bucket, segments: [{ from, to, bucket }], runs: runs.map(pointRun) }, maxPoints);
   }
 
   const segments: SeriesSegment[] = [];

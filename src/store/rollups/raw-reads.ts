@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import { hoursOfReadings } from '../../domain/series/rollup-merge.js';
-import { directReadMaxBodyLength, hourSeconds, rawReadOf, rawValueOf } from '../../domain/series/rollup-rules.js';
+import { directReadMaxBodyLength, floorTo, hourSeconds, rawReadOf, rawValueOf } from '../../domain/series/rollup-rules.js';
 import type { HourlyRollup, KnownRuns, RawMessage, RawRun, RollupRange, SeriesSubject } from '../../domain/series/series-types.js';
 import { select, type Plan } from './read-plan.js';
-
-const floorTo = (seconds: number, size: number) => Math.floor(seconds / size) * size;
 
 /** The read plans of a series over raw messages (see rollupsStore): a subject's messages, a thing's raw tail and raw runs. */
 export function rawReadPlans(dialect: 'sqlite' | 'postgres') {

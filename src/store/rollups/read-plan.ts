@@ -11,7 +11,10 @@ export interface Statement {
 /** A read of several statements (see inSnapshot): yields each statement and is given its rows. */
 export type Plan<T> = Generator<Statement, T, unknown[][]>;
 
-/** One statement of a plan; its rows typed as the caller selected them. */
+/**
+ * One statement of a plan; its rows typed as the caller selected them. Name every column apart (`count(*) as days`):
+ * through the query builder rows come as objects, and two columns of one name would be one value.
+ */
 export function* select<Row extends unknown[]>(text: string, parameters: readonly unknown[]): Generator<Statement, Row[], unknown[][]> {
   return (yield { text, parameters }) as Row[];
 }

@@ -1,7 +1,10 @@
+import { shownGroupId } from '../../domain/groups/unassigned-group.js';
+import type { HourlyRollup, SeriesSubject } from '../../domain/series/series-types.js';
+
 /**
  * The two families of rollup tables, hourly (migration 0011) and compacted days (migration 0017), described once for
- * the code that treats them alike (compaction, expiry): a series' key columns, the columns carried beside them, and
- * the tables' names.
+ * the code that treats them alike (compaction, expiry, reads): a series' key columns, the columns carried beside
+ * them, and the tables' names.
  */
 export interface RollupTables {
   hours: 'thing_rollups' | 'group_rollups';
@@ -41,3 +44,37 @@ export const rollupTableFamilies = [thingRollupTables, groupRollupTables] as con
 
 /** The figure columns, in the order the hourly codec packs them after hour_start. */
 export const figureColumns = ['count', 'min', 'max', 'sum', 'first', 'first_ts', 'last', 'last_ts'] as const;
+
+/** The tables, key condition (columns of `alias`, when given) and its parameters of a subject's rows for one field. */
+export function seriesKeyOf(subject: SeriesSubject, range: { tsmId: number; field: string }, alias = '') {
+  const [tables, parameters] =
+    'tuid' in subject
+      ? [thingRollupTables, [subject.tuid, range.tsmId, range.field]]
+      : [groupRollupTables, [subject.organizationId, shownGroupId(subject.groupId), range.tsmId, range.field]];
+  return {
+    table: tables.hours,
+    days: tables.days,
+    dayHours: tables.dayHours,
+    where: tables.key.map((column) => `${alias}${column} = ?`).join(' and '),
+    parameters,
+  };
+}
+
+/** A bucket's start and figures, selected in this order (`select ${figuresOf('day_start')} ...`). */
+export const figuresOf = (start: 'hour_start' | 'day_start') => `${start}, ${figureColumns.join(', ')}`;
+export type FiguresRow = [number, number, number, number, number, number, number, number, number];
+
+/** A figures row as a bucket; Number() because PostgreSQL answers sums of bigint as numeric (text). */
+export function toHourly([hourStart, count, min, max, sum, first, firstTs, last, lastTs]: FiguresRow): HourlyRollup {
+  return {
+    hourStart: Number(hourStart),
+    count: Number(count),
+    min: Number(min),
+    max: Number(max),
+    sum: Number(sum),
+    first: Number(first),
+    firstTs: Number(firstTs),
+    last: Number(last),
+    lastTs: Number(lastTs),
+  };
+}

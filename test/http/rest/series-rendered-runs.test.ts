@@ -1,6 +1,6 @@
 /**
- * Series answers written with runs kept rendered (http/rest/rendered-runs.ts): a compacted day and a thing's raw
- * hour are rendered once and copied into later answers while their etag holds. Over HTTP, on both stores: an
+ * Series answers written with runs kept rendered (http/rest/rendered-runs.ts): a compacted day (its hours, or with
+ * the days beside it its figures at 1d) and a thing's raw hour are rendered once and copied into later answers while their etag holds. Over HTTP, on both stores: an
  * answer from kept runs is byte for byte the first one and what JSON.stringify writes of it, and a late message, a
  * new message and a compaction show at once.
  */
@@ -36,6 +36,7 @@ for (const target of storeTargets) {
         const rest = new RestClient(server);
         const queries = {
           hours: `from=${nowS - 3 * 86_400}&to=${nowS}&bucket=1h&maxPoints=10000`,
+          days: `from=${nowS - 3 * 86_400}&to=${nowS}&bucket=1d`,
           raw: `from=${nowS - 86_400 + 1000}&to=${nowS}&bucket=raw&maxPoints=10000`,
           humdRaw: `from=${nowS - 86_400 + 1000}&to=${nowS}&bucket=raw&maxPoints=10000`,
         };
@@ -54,6 +55,9 @@ for (const target of storeTargets) {
           (JSON.parse(text) as { data: { points: { t: number; count: number; max: number }[] } }).data.points;
         assert.equal(points(cold.text).length, 3 * 24);
         assert.equal((await answer(queries.hours)).text, cold.text);
+        const coldDays = await answer(queries.days);
+        assert.equal(points(coldDays.text).length, 4, 'two compacted days whole, the days now cuts and three days ago');
+        assert.equal((await answer(queries.days)).text, coldDays.text);
         const coldRaw = await answer(queries.raw);
         assert.ok(points(coldRaw.text).length > 190);
         assert.equal((await answer(queries.raw)).text, coldRaw.text);
@@ -70,11 +74,17 @@ for (const target of storeTargets) {
         const lateHour = lateTs - (lateTs % 3600);
         await publishUplinks(server, [reading(lateTs, 100)]);
         const maxAt = (text: string, t: number) => points(text).find((p) => p.t === t)?.max;
+        const lateDay = lateTs - (lateTs % 86_400);
         assert.equal(maxAt((await answer(queries.hours)).text, lateHour), 100);
+        assert.equal(maxAt((await answer(queries.days)).text, lateDay), 100);
         await server.app.retention.sweep();
         const afterSweep = await answer(queries.hours);
         assert.equal(maxAt(afterSweep.text, lateHour), 100);
         assert.equal((await answer(queries.hours)).text, afterSweep.text);
+        const daysAfterSweep = await answer(queries.days);
+        assert.equal(maxAt(daysAfterSweep.text, lateDay), 100);
+        assert.equal((await answer(queries.days)).text, daysAfterSweep.text);
+        assert.notEqual(daysAfterSweep.text, coldDays.text);
 
         // A new message in a raw hour the answers kept: it is in the next answer.
         const newTs = nowS - 3 * 3600 + 1;
