@@ -79,18 +79,18 @@ export function dayReadPlans(
       if (span.clean) {
         // A clean span's days are their compacted rows alone, and each row's token changes with it (migration
         // 0019): the tokens in order stand for the span's points, read only when the caller does not hold them.
-        const [[days, tokens, etags] = [0, 0, null]] = yield* select<[number | string, number | string, string | null]>(
+        const [[dayCount, tokens, etags] = [0, 0, null]] = yield* select<[number | string, number | string, string | null]>(
           `select count(*) as days, count(hours_etag) as tokens, ${etagsInOrder} as etags from ${key.days} where ${key.where} and day_start >= ? and day_start <= ?`,
           [...key.parameters, span.first, span.last],
         );
-        if (Number(days) === 0) continue;
-        if (Number(tokens) === Number(days)) {
+        if (Number(dayCount) === 0) continue;
+        if (Number(tokens) === Number(dayCount)) {
           const etag = `days:${createHash('sha256').update(etags!).digest('base64url')}`;
           const count = known(etag);
           whole.push({
             dayStart: span.first,
             etag,
-            count: count ?? Number(days),
+            count: count ?? Number(dayCount),
             hours: count === undefined ? yield* figuresIn(span) : null,
           });
           continue;
