@@ -6,11 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.js';
+import { ManualClock } from '../../src/domain/clock.js';
 import { ConfigError } from '../../src/config/config-error.js';
 import { cleanupStores } from '../helpers/databases.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 after(cleanupStores);
+
+/** A clock that stands still: the limits count in minutes aligned to the clock, and a slow run may cross one. */
+const stillClock = () => ({ clock: new ManualClock(Date.now()) });
 
 /** Statuses of token requests with bad credentials, each claiming to come from `forwardedFor` (if given). */
 async function tokenAttempts(url: string, forwardedFor: readonly (string | undefined)[]): Promise<number[]> {
@@ -28,7 +32,7 @@ async function tokenAttempts(url: string, forwardedFor: readonly (string | undef
 
 describe('the client address behind a reverse proxy', () => {
   test('without TRUST_PROXY a forged X-Forwarded-For changes nothing: every request counts against the peer', async () => {
-    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '3' });
+    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '3' }, stillClock());
     try {
       const statuses = await tokenAttempts(server.url('/api/v1/auth/client-token'), [
         '198.51.100.1',
@@ -43,7 +47,7 @@ describe('the client address behind a reverse proxy', () => {
   });
 
   test('a trusted proxy: each forwarded client has its own budget; the proxy itself is not the client', async () => {
-    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '3', TRUST_PROXY: '127.0.0.1' });
+    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '3', TRUST_PROXY: '127.0.0.1' }, stillClock());
     try {
       const url = server.url('/api/v1/auth/client-token');
       assert.deepEqual(await tokenAttempts(url, ['203.0.113.7', '203.0.113.7', '203.0.113.7', '203.0.113.7']), [401, 401, 401, 429]);
@@ -57,7 +61,7 @@ describe('the client address behind a reverse proxy', () => {
   });
 
   test('a proxy range that does not include the peer is not trusted', async () => {
-    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '2', TRUST_PROXY: '10.0.0.0/8' });
+    const server = await startTestApp({ RATE_LIMIT_PER_ADDRESS: '2', TRUST_PROXY: '10.0.0.0/8' }, stillClock());
     try {
       assert.deepEqual(
         await tokenAttempts(server.url('/api/v1/auth/client-token'), ['203.0.113.1', '203.0.113.2', '203.0.113.3']),
