@@ -1,25 +1,14 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { DeadLetterRecord } from '../../domain/messages/message-types.js';
 import type { SqliteExpiryJob } from '../retention/sqlite-expiry.js';
+import { SqliteCheckpointer } from '../sqlite-checkpointer.js';
+import { startStoreWorker } from '../start-store-worker.js';
 import { transferablesOf, type WireBatch, type WireResult } from './sqlite-batch-transaction.js';
 import type { WriterRequest, WriterResponse, WriterStart } from './sqlite-writer-protocol.js';
 
-/**
- * Starts the worker file next to this one: compiled, dist/store/ingest/sqlite-writer-worker.js. Under tsx (tests,
- * `npm run dev`) this module is a .ts file, and tsx 4 does not register its loader in worker threads on Node 20
- * (the worker inherits `--import tsx`, yet fails on the .ts entry), so the worker starts from a two-line script
- * that registers tsx and then imports the .ts source.
- */
-function startWorker(workerData: WriterStart): Worker {
-  // The thread holds at most a couple of batches, each at most 16 MiB of JSON (uplink-batcher.ts) from payloads of
-  // at most UPLINK_MAX_MESSAGES messages: a small heap holds them and keeps its share of the RSS budget small.
-  const resourceLimits = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
-  const self = import.meta.url;
-  if (!self.endsWith('.ts')) return new Worker(new URL('./sqlite-writer-worker.js', self), { workerData, resourceLimits });
-  const entry = new URL('./sqlite-writer-worker.ts', self).href;
-  const code = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, workerData, resourceLimits });
-}
+// The thread holds at most a couple of batches, each at most 16 MiB of JSON (uplink-batcher.ts) from payloads of at
+// most UPLINK_MAX_MESSAGES messages: a small heap holds them and keeps its share of the RSS budget small.
+const writerLimits = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
 
 /**
  * The main thread's side of the uplink writer thread. better-sqlite3 is synchronous: a batch written on the
@@ -36,10 +25,13 @@ export class SqliteWriterThread {
   private readonly pending = new Map<number, { resolve(result: never): void; reject(error: Error): void }>();
   private nextId = 0;
   private closing: Promise<void> | undefined;
+  // The writer commits; the checkpointer keeps the log it commits to short, so the writer never checkpoints.
+  private readonly checkpointer: SqliteCheckpointer;
 
   constructor(private readonly path: string) {
     // Started at once, so the first batch does not wait for the thread to load and open the store.
     this.worker = this.spawn();
+    this.checkpointer = new SqliteCheckpointer(path);
   }
 
   /** Writes one batch in the thread; resolves after its commit. */
@@ -71,6 +63,7 @@ export class SqliteWriterThread {
   close(): Promise<void> {
     this.closing ??= (async () => {
       while (this.pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await this.checkpointer.close();
       const worker = this.worker;
       this.worker = undefined;
       if (!worker) return;
@@ -82,7 +75,11 @@ export class SqliteWriterThread {
   }
 
   private spawn(): Worker {
-    const worker = startWorker({ path: this.path });
+    const worker = startStoreWorker(
+      new URL('./sqlite-writer-worker', import.meta.url),
+      { path: this.path } satisfies WriterStart,
+      writerLimits,
+    );
     worker.on('message', (response: WriterResponse) => {
       const waiting = this.pending.get(response.id);
       if (!waiting) return;
