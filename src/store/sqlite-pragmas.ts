@@ -12,8 +12,9 @@ import type SqliteDatabase from 'better-sqlite3';
  *   different page of the messages index. The writer gets 32 MB (store-alone: 30k → 40k rows/s with a large
  *   cache; the writer thread is no longer the bottleneck, and 64 MB pushed the platform past its 400 MB RSS
  *   budget), the main connection 8 MB for reads.
- * - wal_autocheckpoint=10000 pages (~40 MB): fewer, larger checkpoints; the checkpoint runs in the committing
- *   connection, which for uplinks is the writer thread, off the event loop.
+ * - wal_autocheckpoint=10000 pages (~40 MB) is only the fallback: the checkpointer thread (sqlite-checkpointer.ts)
+ *   keeps the log far shorter, so a committing connection checkpoints only if that thread cannot (a reader held
+ *   an old snapshot for long, or the thread is gone). A checkpoint in the writer stalled ingest for 50 to 125 ms.
  * - temp_store=memory: sorts and temporary indexes never touch the disk.
  * - auto_vacuum=incremental: space freed by the retention sweep goes back to the file system a few pages at a
  *   time (`pragma incremental_vacuum`, sqlite-expiry.ts). It can only be set before the first table exists, so it
