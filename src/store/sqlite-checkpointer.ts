@@ -28,8 +28,11 @@ export class SqliteCheckpointer {
       checkpointerLimits,
     );
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-    // A thread that fails leaves the writers' own checkpoints in charge, which is how the store ran before it.
-    this.worker.on('error', () => undefined);
+    // A thread that fails leaves the writers' own checkpoints in charge, which is how the store ran before it:
+    // slower under heavy writes, nothing lost. Said once on stderr, as a process warning.
+    this.worker.on('error', (error) =>
+      process.emitWarning(`the SQLite checkpointer thread stopped (${error.message}); the writers checkpoint the log themselves`),
+    );
     // Never the reason the process stays up.
     this.worker.unref();
   }
