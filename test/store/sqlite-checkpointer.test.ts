@@ -86,7 +86,7 @@ describe('SQLite checkpointer thread', () => {
         await sleep(30);
       }
       assert.ok(walBytes() < held + writersThresholdBytes / 4, 'the log was restarted after the reader left, not written on');
-      assert.equal(reader.prepare('select count(*) as n from messages').get()!.n, 60 * 500);
+      assert.equal(reader.prepare<[], { n: number }>('select count(*) as n from messages').get()!.n, 60 * 500);
     } finally {
       reader.close();
       await close();
