@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { HourlyRollup, HourRun, KnownRuns, RollupCounts, RollupRange, SeriesSubject } from '../domain/series/series-types.js';
+import {
+  nothingKnown,
+  type HourlyRollup,
+  type HourRun,
+  type KnownRuns,
+  type RollupCounts,
+  type RollupRange,
+  type SeriesSubject,
+} from '../domain/series/series-types.js';
 import { mergeRuns } from '../domain/series/rollup-merge.js';
 import { daySeconds, floorTo } from '../domain/series/rollup-rules.js';
 import { decodeHours } from './rollups/hourly-codec.js';
@@ -82,7 +90,7 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
 
     /** The same as one list of buckets. */
     hours: async (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
-      (await inSnapshot(() => hourRunsPlan(subject, range, () => undefined))).flatMap((run) => run.hours ?? []),
+      (await inSnapshot(() => hourRunsPlan(subject, range, nothingKnown))).flatMap((run) => run.hours ?? []),
 
     /**
      * A subject's days of one field (UTC), oldest first, in runs (see HourRun); `range.fromHour` is a day's start.
@@ -96,7 +104,7 @@ export function rollupsStore(db: Kysely<Schema>, dialect: 'sqlite' | 'postgres',
 
     /** The same as one list of days. */
     days: async (subject: SeriesSubject, range: RollupRange): Promise<readonly HourlyRollup[]> =>
-      (await inSnapshot(() => dayRunsPlan(subject, range, () => undefined))).flatMap((run) => run.hours ?? []),
+      (await inSnapshot(() => dayRunsPlan(subject, range, nothingKnown))).flatMap((run) => run.hours ?? []),
 
     /**
      * How many points each bucket would give (see RollupCounts); raw counted from `rawFromHour` on. Counted per

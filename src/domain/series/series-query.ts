@@ -6,15 +6,16 @@ import { groupNotFound } from '../groups/group-service.js';
 import { requireThing } from '../things/thing-access.js';
 import { daySeconds, floorTo, hourSeconds, rawReadOf, rollupLimits } from './rollup-rules.js';
 import { hourPoint, pointRun, rawPoints } from './series-points.js';
-import type {
-  KnownRuns,
-  PointRun,
-  RequestedBucket,
-  Series,
-  SeriesBucket,
-  SeriesPoint,
-  SeriesSegment,
-  SeriesSubject,
+import {
+  nothingKnown,
+  type KnownRuns,
+  type PointRun,
+  type RequestedBucket,
+  type Series,
+  type SeriesBucket,
+  type SeriesPoint,
+  type SeriesSegment,
+  type SeriesSubject,
 } from './series-types.js';
 
 /** `maxPoints` of a series: 1 to 10000, 1000 when absent. */
@@ -42,9 +43,6 @@ interface CheckedInput {
 }
 
 export type SeriesDeps = Pick<DomainDeps, 'store' | 'rawHorizon'>;
-
-/** Nothing known: every run comes with its points. */
-const nothingKnown: KnownRuns = () => undefined;
 
 /**
  * A thing's series of one numeric field (SPEC section 9). NOT_FOUND for a thing the caller cannot see. `known`: the

@@ -50,6 +50,9 @@ export type HourRun = { hours: readonly HourlyRollup[]; etag: string | null } | 
 /** How many points the run of an etag has when the caller holds what it made of them before (see PointRun). */
 export type KnownRuns = (etag: string) => number | undefined;
 
+/** Nothing known: every run comes with its points. */
+export const nothingKnown: KnownRuns = () => undefined;
+
 /** The figures of one rollup bucket: what ingest folds and the stores keep, per hour. */
 export interface RollupFigures {
   count: number;
