@@ -69,7 +69,7 @@ describe('SQLite checkpointer thread', () => {
     }
   });
 
-  test('a reader holding an old snapshot does not fail the writes; once it ends the log is restarted again', async () => {
+  test('a reader holding an old snapshot: the writes go on, the write lock is not taken in vain, and once the reader ends the log is restarted again', async () => {
     const { path, commit, walBytes, close } = await writer();
     const reader = new SqliteDatabase(path, { readonly: true });
     try {
@@ -79,6 +79,25 @@ describe('SQLite checkpointer thread', () => {
       // Nothing could be restarted behind the reader's snapshot: the log holds all 20 batches.
       const held = walBytes();
       assert.ok(held > 20 * 500 * 1000, `the log held ${held} bytes`);
+      // Nobody writes now. A RESTART could not finish behind the reader, so the checkpointer must not try one: it
+      // would hold the write lock for its busy timeout (100 ms) every tick, and ingest would wait behind it.
+      const probe = new SqliteDatabase(path);
+      probe.pragma('busy_timeout = 0');
+      let lockTaken = 0;
+      try {
+        for (const until = Date.now() + 600; Date.now() < until; await sleep(5)) {
+          try {
+            probe.prepare('begin immediate').run();
+            probe.prepare('rollback').run();
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+            lockTaken += 1;
+          }
+        }
+      } finally {
+        probe.close();
+      }
+      assert.equal(lockTaken, 0, 'the write lock was held while the writer was idle');
       reader.prepare('commit').run();
       await sleep(200);
       for (let n = 20; n < 60; n++) {
