@@ -25,7 +25,7 @@ export class SqliteWriterThread {
   private readonly pending = new Map<number, { resolve(result: never): void; reject(error: Error): void }>();
   private nextId = 0;
   private closing: Promise<void> | undefined;
-  // The writer commits; the checkpointer keeps the log it commits to short, so the writer never checkpoints.
+  // The writer commits; the checkpointer keeps the log short, so the writer checkpoints only as its fallback.
   private readonly checkpointer: SqliteCheckpointer;
 
   constructor(private readonly path: string) {
