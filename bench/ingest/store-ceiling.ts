@@ -14,7 +14,7 @@ import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import { layOutFleet, type DeviceUplink } from '../../src/simulator/index.js';
 import { openDatabase } from '../../src/store/database.js';
-import { ingestBatchWriter, type ClosableCommitIngestBatch } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter, type ClosableCommitIngestBatch } from '../../src/store/batch-writer/batch-writer.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createStore } from '../../src/store/store.js';
 

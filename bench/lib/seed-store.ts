@@ -35,7 +35,7 @@ import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import { layOutFleet, type DeviceUplink, type VirtualDevice } from '../../src/simulator/index.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { createStore } from '../../src/store/store.js';

@@ -18,7 +18,7 @@ import { createApiClient, createOrganization } from '../../src/domain/identity/i
 import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import { openDatabase } from '../../src/store/database.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createStore } from '../../src/store/store.js';
 import { spawnReadPlatform } from '../lib/http-platform.js';

@@ -10,7 +10,7 @@ import { createApiClient, createOrganization } from '../../src/domain/identity/i
 import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import type { Database } from '../../src/store/database.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { retentionExpiry } from '../../src/store/retention/retention-expiry.js';
 import type { SqliteExpiryJob } from '../../src/store/retention/sqlite-expiry.js';

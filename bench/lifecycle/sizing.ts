@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase, type Database } from '../../src/store/database.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
 import { retentionExpiry } from '../../src/store/retention/retention-expiry.js';
 import { withClient } from '../lib/postgres-client.js';
 import { seedDatabase, type SeedShape } from '../lib/seed-store.js';

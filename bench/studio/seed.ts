@@ -8,7 +8,7 @@ import { createOrganization, createUser } from '../../src/domain/identity/identi
 import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import type { Database } from '../../src/store/database.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createStore } from '../../src/store/store.js';
 import { seedCredentials } from '../lib/seed-store.js';

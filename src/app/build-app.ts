@@ -42,7 +42,7 @@ import type { SweepReport } from '../domain/retention/retention-types.js';
 import { retentionExpiry } from '../store/retention/retention-expiry.js';
 import { startCommandResponseMatcher } from '../domain/commands/command-response-matcher.js';
 import type { MqttTransport } from '../mqtt/mqtt-transport.js';
-import { ingestBatchWriter } from '../store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../store/batch-writer/batch-writer.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createStore, type Store } from '../store/store.js';
 import { timedStore } from '../store/timed-store.js';

@@ -1,6 +1,6 @@
 import type { Metrics } from '../observability/metrics.js';
 import type { DomainEventBus } from '../domain/events.js';
-import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
+import type { CommitIngestBatch } from '../store/batch-writer/batch-writer.js';
 import { deadLetter, defaultUplinkLimits, parseUplink, type UplinkLimits, type UplinkSource } from './parse-uplink.js';
 import { UplinkBatcher, type BatchCommitted } from './uplink-batcher.js';
 

@@ -1,5 +1,5 @@
 import type { DeadLetterRecord, IngestBatchResult, UplinkRecord } from '../domain/messages/message-types.js';
-import type { CommitIngestBatch } from '../store/ingest/ingest-batch.js';
+import type { CommitIngestBatch } from '../store/batch-writer/batch-writer.js';
 import { isTemporaryStoreFailure } from '../store/store-unavailable.js';
 
 export interface BatcherOptions {

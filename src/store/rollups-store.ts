@@ -25,7 +25,7 @@ export type RollupsStore = ReturnType<typeof rollupsStore>;
 /**
  * Reads of the rollups and of raw messages for series, and their expiry. Three tiers answer a series: compacted
  * days (migration 0017, written by the retention sweep's compaction, store/rollups/), hourly rows (groups', and
- * things' late messages, written in the ingest transaction, store/ingest/rollup-batch.ts), and a thing's raw
+ * things' late messages, written in the ingest transaction, store/batch-writer/rollup-batch.ts), and a thing's raw
  * messages from its rollup watermark on (migration 0018), folded when read. Every read combines them, in one
  * snapshot.
  */

@@ -5,7 +5,7 @@
 import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
 import { retentionExpiry } from '../../src/store/retention/retention-expiry.js';
 import { openMigratedStore } from './databases.js';
 

@@ -4,7 +4,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import type { Database } from '../../src/store/database.js';
-import { ingestBatchWriter, type ClosableCommitIngestBatch } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter, type ClosableCommitIngestBatch } from '../../src/store/batch-writer/batch-writer.js';
 import type { Store } from '../../src/store/store.js';
 import { cleanupStores, createSqliteUrl, openMigratedStore } from '../helpers/databases.js';
 

@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import { deadLetter, parseUplink } from '../../src/ingest/parse-uplink.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
 import { cleanupStores, createPostgresUrl, openMigratedStore, postgresSkipReason } from '../helpers/databases.js';
 
 after(cleanupStores);

@@ -10,8 +10,8 @@ import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import { messageJsonWithGroup } from '../../src/domain/messages/message-json.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
-import { packTexts } from '../../src/store/ingest/ingest-batch-postgres.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
+import { packTexts } from '../../src/store/batch-writer/ingest-batch-postgres.js';
 import { cleanupStores, createPostgresUrl, openMigratedStore, postgresSkipReason } from '../helpers/databases.js';
 
 after(cleanupStores);

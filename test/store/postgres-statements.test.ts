@@ -1,7 +1,7 @@
 /** The ingest batch's last writes go out as one statement: each part's parameters renumbered after the previous ones'. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { combineStatements } from '../../src/store/ingest/postgres-statements.js';
+import { combineStatements } from '../../src/store/batch-writer/postgres-statements.js';
 
 test('combineStatements: one statement as it is, several as WITH queries with their parameters renumbered in order', () => {
   assert.equal(combineStatements([]), undefined);

@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
-import { ingestBatchWriter, type IngestBatchOptions } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter, type IngestBatchOptions } from '../../src/store/batch-writer/batch-writer.js';
 import { cleanupStores, openMigratedStore, storeTargets } from '../helpers/databases.js';
 
 after(cleanupStores);

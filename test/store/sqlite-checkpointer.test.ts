@@ -13,7 +13,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
-import { ingestBatchWriter } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../src/store/batch-writer/batch-writer.js';
 import { cleanupStores, createSqliteUrl, openMigratedStore } from '../helpers/databases.js';
 
 after(cleanupStores);

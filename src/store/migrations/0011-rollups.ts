@@ -3,7 +3,7 @@ import { isSqlite } from './dialect.js';
 
 /**
  * Hourly rollups of every numeric uplink field (domain/series/rollup-rules.ts), per thing and per deployment group,
- * kept up to date in the ingest transaction (store/ingest/rollup-batch.ts). Buckets are UTC hours of the message's
+ * kept up to date in the ingest transaction (store/batch-writer/rollup-batch.ts). Buckets are UTC hours of the message's
  * `tsmTs`; daily figures are folded from these rows at read time (docs/decisions.md, "Rollups").
  *
  * - `thing_rollups`: key (tuid, tsm_id, field, hour_start), the order a series read scans. `organization_id` is

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { exampleMessage } from '../../../src/catalog/index.js';
 import { extractNumericFields, hourStartOf, rollupLimits } from '../../../src/domain/series/rollup-rules.js';
-import { RollupBatch } from '../../../src/store/ingest/rollup-batch.js';
+import { RollupBatch } from '../../../src/store/batch-writer/rollup-batch.js';
 
 const names = (message: Record<string, unknown>) => extractNumericFields(message).map((f) => `${f.name}=${f.value}`);
 

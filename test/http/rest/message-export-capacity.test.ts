@@ -3,7 +3,7 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { parseUplink } from '../../../src/ingest/parse-uplink.js';
 import { openDatabase } from '../../../src/store/database.js';
-import { ingestBatchWriter } from '../../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../../src/store/batch-writer/batch-writer.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
 import { RestClient } from '../../helpers/rest-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';

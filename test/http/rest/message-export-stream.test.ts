@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseUplink } from '../../../src/ingest/parse-uplink.js';
 import { openDatabase } from '../../../src/store/database.js';
-import { ingestBatchWriter } from '../../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter } from '../../../src/store/batch-writer/batch-writer.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
 import { RestClient } from '../../helpers/rest-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';

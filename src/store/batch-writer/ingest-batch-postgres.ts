@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
-import type { CommitIngestBatch, IngestBatchOptions } from './ingest-batch.js';
+import type { CommitIngestBatch, IngestBatchOptions } from './batch-writer-types.js';
 import { combineStatements, type Statement } from './postgres-statements.js';
 import { rollupStatementsPostgres } from './rollup-batch-postgres.js';
 import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';

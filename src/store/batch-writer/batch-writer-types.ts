@@ -1,8 +1,6 @@
+// What a batch writer is, apart from the two that implement it, so that neither imports the module that chooses between them.
 import type { DeadLetterRecord, IngestBatchResult, UplinkRecord } from '../../domain/messages/message-types.js';
-import type { Database } from '../database.js';
 import type { SqliteExpiryJob } from '../retention/sqlite-expiry.js';
-import { postgresIngestBatch } from './ingest-batch-postgres.js';
-import { sqliteIngestBatch } from './ingest-batch-sqlite.js';
 
 /**
  * Commits one batch of uplinks in one transaction: claims unknown things for the message's organization (status
@@ -26,10 +24,3 @@ export type ClosableCommitIngestBatch = CommitIngestBatch & { close(): Promise<v
 export interface IngestBatchOptions {
   rollups: boolean;
 }
-
-export function ingestBatchWriter(database: Database, options: IngestBatchOptions = { rollups: true }): ClosableCommitIngestBatch {
-  if (database.driver.dialect === 'sqlite') return sqliteIngestBatch(database.db, database.driver.connection, options);
-  return Object.assign(postgresIngestBatch(database.driver.pool, options), { close: async () => undefined });
-}
-
-export { claimResponsible, foreignThingDeadLetter, foreignThingReason } from './ingest-rules.js';

@@ -4,7 +4,7 @@ import type { Schema } from '../schema.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summaryFieldsOf } from '../../domain/things/summary-rules.js';
 import { extractNumericFields } from '../../domain/series/rollup-rules.js';
-import type { ClosableCommitIngestBatch, IngestBatchOptions } from './ingest-batch.js';
+import type { ClosableCommitIngestBatch, IngestBatchOptions } from './batch-writer-types.js';
 import { foreignThingDeadLetter } from './ingest-rules.js';
 import { outcome, prepareSqliteBatch, type WireBatch, type WireResult } from './sqlite-batch-transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
