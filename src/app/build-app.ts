@@ -35,7 +35,7 @@ import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
 import { InstanceRegistry } from '../domain/deployment/instance-registry.js';
-import { retentionDefaultsOf } from '../domain/retention/retention-rules.js';
+import { retentionDefaultsOf, type RetentionDefaults } from '../domain/retention/retention-rules.js';
 import { rawHorizon as rawHorizonOf } from '../domain/retention/retention-service.js';
 import { RetentionSweeper } from '../domain/retention/retention-sweeper.js';
 import type { SweepReport } from '../domain/retention/retention-types.js';
@@ -78,6 +78,7 @@ export interface App {
   readonly reservedTuids: ReadonlySet<string>;
   /** Before when an organization's raw messages may be gone; series answer older parts from rollups. */
   readonly rawHorizon: RawHorizon;
+  readonly retentionDefaults: RetentionDefaults;
   readonly signingKeys: SigningKeys;
   readonly clientTokens: ClientTokens;
   readonly sessions: UserSessions;
@@ -162,11 +163,12 @@ export async function startApp(options: AppOptions): Promise<App> {
     if (relay) stoppers.push(() => relay.stop());
     const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
+    const retentionDefaults = retentionDefaultsOf(config);
     const retention = new RetentionSweeper({
       store,
       clock,
       expiry: retentionExpiry(database, commit),
-      defaults: retentionDefaultsOf(config),
+      defaults: retentionDefaults,
       intervalS: config.retentionSweepIntervalS,
       // One process owns a SQLite store; instances sharing PostgreSQL take turns by lease.
       instanceId: database.dialect === 'postgres' ? instanceId : undefined,
@@ -296,10 +298,21 @@ export async function startApp(options: AppOptions): Promise<App> {
     const downlink = mqttCommandDownlink(mqtt);
     // Where series stop reading raw messages and read rollups: the organization's raw retention (tsmTs taken for
     // arrival, which it is for a device with a right clock; docs/decisions.md, Retention and series).
-    const retentionDefaults = retentionDefaultsOf(config);
     const rawHorizon: RawHorizon =
-      options.rawHorizon ?? ((organizationId) => rawHorizonOf({ store, clock, defaults: retentionDefaults }, organizationId));
-    registerRest(http, { store, clock, events, reservedTuids, rawHorizon, config, clientTokens, downlink, limits, ...sealing });
+      options.rawHorizon ?? ((organizationId) => rawHorizonOf({ store, clock, retentionDefaults }, organizationId));
+    registerRest(http, {
+      store,
+      clock,
+      events,
+      reservedTuids,
+      rawHorizon,
+      retentionDefaults,
+      config,
+      clientTokens,
+      downlink,
+      limits,
+      ...sealing,
+    });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
     const graphql = registerGraphql(http, {
       store,
@@ -307,6 +320,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       events,
       reservedTuids,
       rawHorizon,
+      retentionDefaults,
       config,
       sessions,
       downlink,
@@ -383,6 +397,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       events,
       reservedTuids,
       rawHorizon,
+      retentionDefaults,
       signingKeys,
       clientTokens,
       sessions,

@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { DomainEventBus } from './events.js';
+import type { RetentionDefaults } from './retention/retention-rules.js';
 import type { RawHorizon } from './series/series-types.js';
 
 /**
@@ -17,4 +18,6 @@ export interface DomainDeps {
   sealMqttPassword?: (password: string) => string;
   /** Before when an organization's raw messages may be gone (retention); series read older parts from rollups. */
   rawHorizon: RawHorizon;
+  /** The platform's retention (configuration), which an organization's own setting overrides. */
+  retentionDefaults: RetentionDefaults;
 }

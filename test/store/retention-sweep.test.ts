@@ -10,7 +10,7 @@ import { RetentionSweeper, type ExpireRollups } from '../../src/domain/retention
 import { parseUplink } from '../../src/ingest/parse-uplink.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { Database } from '../../src/store/database.js';
-import { ingestBatchWriter, type ClosableCommitIngestBatch } from '../../src/store/ingest/ingest-batch.js';
+import { ingestBatchWriter, type ClosableCommitIngestBatch } from '../../src/store/batch-writer/batch-writer.js';
 import {
   createMessagePartitions,
   listMessagePartitions,
@@ -124,7 +124,7 @@ for (const target of storeTargets) {
     });
 
     test('rawHorizon: Unix seconds before which raw messages may be gone, null when kept forever', async () => {
-      const deps = { store, clock, defaults };
+      const deps = { store, clock, retentionDefaults: defaults };
       await store.retention.set('short', { messageRetentionDays: 30 });
       await store.retention.set('long', { messageRetentionDays: 0 });
       assert.equal(await rawHorizon(deps, 'short'), Math.floor((now - 30 * dayMs) / 1000));

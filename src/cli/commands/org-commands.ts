@@ -32,7 +32,7 @@ export function registerOrgCommands(program: Command, io: CliIo): void {
     .option('--json', 'print the result as JSON')
     .action(async (options: { org: string; messagesDays?: string; rollupsDays?: string; json?: boolean }) => {
       const retention = await withStore(io, async (deps, config) => {
-        const retentionDeps = { store: deps.store, defaults: retentionDefaultsOf(config) };
+        const retentionDeps = { store: deps.store, retentionDefaults: retentionDefaultsOf(config) };
         if (options.messagesDays === undefined && options.rollupsDays === undefined) return getRetention(retentionDeps, options.org);
         try {
           return await setRetention(retentionDeps, options.org, {

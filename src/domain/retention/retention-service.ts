@@ -1,7 +1,6 @@
-import type { Store } from '../../store/store.js';
-import type { Clock } from '../clock.js';
+import type { DomainDeps } from '../domain-deps.js';
 import { notFound, validationFailed, type FieldProblem } from '../errors.js';
-import { effectiveRetentionDays, retentionDaysProblem, retentionHorizon, type RetentionDefaults } from './retention-rules.js';
+import { effectiveRetentionDays, retentionDaysProblem, retentionHorizon } from './retention-rules.js';
 
 /** What an organization keeps: the days in force and its own settings (null: the default). */
 export interface OrganizationRetention {
@@ -15,23 +14,19 @@ export interface OrganizationRetention {
   rollupRetentionOverride: number | null;
 }
 
-export interface RetentionDeps {
-  store: Store;
-  clock: Clock;
-  defaults: RetentionDefaults;
-}
+export type RetentionDeps = Pick<DomainDeps, 'store' | 'clock' | 'retentionDefaults'>;
 
 /** The retention in force for an organization; NOT_FOUND for none. */
 export async function getRetention(
-  deps: Pick<RetentionDeps, 'store' | 'defaults'>,
+  deps: Pick<RetentionDeps, 'store' | 'retentionDefaults'>,
   organizationId: string,
 ): Promise<OrganizationRetention> {
   const row = await deps.store.retention.get(organizationId);
   if (!row) throw notFound('No such organization.');
   return {
     organizationId,
-    messageRetentionDays: effectiveRetentionDays(row.messageRetentionDays, deps.defaults.messageRetentionDays),
-    rollupRetentionDays: effectiveRetentionDays(row.rollupRetentionDays, deps.defaults.rollupRetentionDays),
+    messageRetentionDays: effectiveRetentionDays(row.messageRetentionDays, deps.retentionDefaults.messageRetentionDays),
+    rollupRetentionDays: effectiveRetentionDays(row.rollupRetentionDays, deps.retentionDefaults.rollupRetentionDays),
     messageRetentionOverride: row.messageRetentionDays,
     rollupRetentionOverride: row.rollupRetentionDays,
   };
@@ -42,7 +37,7 @@ export async function getRetention(
  * unchanged, null returns it to the default. Bad values change nothing and are named.
  */
 export async function setRetention(
-  deps: Pick<RetentionDeps, 'store' | 'defaults'>,
+  deps: Pick<RetentionDeps, 'store' | 'retentionDefaults'>,
   organizationId: string,
   input: { messageRetentionDays?: unknown; rollupRetentionDays?: unknown },
 ): Promise<OrganizationRetention> {

@@ -1,5 +1,4 @@
 import { getRetention, setRetention, type OrganizationRetention } from '../../../domain/retention/retention-service.js';
-import { retentionDefaultsOf } from '../../../domain/retention/retention-rules.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { userOf } from './resolver-helpers.js';
 
@@ -9,8 +8,7 @@ import { userOf } from './resolver-helpers.js';
  */
 export const retentionResolvers = {
   Organization: {
-    retention: (parent: { id: string }, _args: unknown, context: GraphqlContext) =>
-      getRetention({ store: context.deps.store, defaults: retentionDefaultsOf(context.deps.config) }, parent.id).then(present),
+    retention: (parent: { id: string }, _args: unknown, context: GraphqlContext) => getRetention(context.deps, parent.id).then(present),
   },
   Mutation: {
     setRetention: async (
@@ -18,11 +16,10 @@ export const retentionResolvers = {
       args: { messageRetentionDays?: number | null; rollupRetentionDays?: number | null },
       context: GraphqlContext,
     ) => {
-      const retention = await setRetention(
-        { store: context.deps.store, defaults: retentionDefaultsOf(context.deps.config) },
-        userOf(context).organizationId,
-        { messageRetentionDays: args.messageRetentionDays, rollupRetentionDays: args.rollupRetentionDays },
-      );
+      const retention = await setRetention(context.deps, userOf(context).organizationId, {
+        messageRetentionDays: args.messageRetentionDays,
+        rollupRetentionDays: args.rollupRetentionDays,
+      });
       return present(retention);
     },
   },

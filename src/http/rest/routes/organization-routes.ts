@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { getRetention } from '../../../domain/retention/retention-service.js';
-import { retentionDefaultsOf } from '../../../domain/retention/retention-rules.js';
 import { getOwnOrganization } from '../../../domain/identity/identity-queries.js';
 import type { RestApp, RestDeps } from '../rest-deps.js';
 import { dataOf, errors } from '../schemas.js';
@@ -19,7 +18,6 @@ export const OrganizationSettings = Type.Object({
 
 /** `GET /organization`: the caller's organization and its settings (retention); Managers change them over GraphQL or the CLI. */
 export function registerOrganizationRoutes(app: RestApp, deps: RestDeps): void {
-  const defaults = retentionDefaultsOf(deps.config);
   app.get(
     '/organization',
     {
@@ -32,7 +30,7 @@ export function registerOrganizationRoutes(app: RestApp, deps: RestDeps): void {
     },
     async (request) => {
       const organization = await getOwnOrganization(deps, request.client);
-      const retention = await getRetention({ store: deps.store, defaults }, organization.id);
+      const retention = await getRetention(deps, organization.id);
       return {
         data: {
           organization_id: organization.id,
