@@ -7,6 +7,7 @@ import { redactUrl } from '../config/parsers.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainEventBus } from '../domain/events.js';
 import type { RawHorizon } from '../domain/series/series-types.js';
+import type { DomainDeps } from '../domain/domain-deps.js';
 import { SigningKeys } from '../domain/auth/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
 import { registerCors } from '../http/cors.js';
@@ -300,34 +301,11 @@ export async function startApp(options: AppOptions): Promise<App> {
     // arrival, which it is for a device with a right clock; docs/decisions.md, Retention and series).
     const rawHorizon: RawHorizon =
       options.rawHorizon ?? ((organizationId) => rawHorizonOf({ store, clock, retentionDefaults }, organizationId));
-    registerRest(http, {
-      store,
-      clock,
-      events,
-      reservedTuids,
-      rawHorizon,
-      retentionDefaults,
-      config,
-      clientTokens,
-      downlink,
-      limits,
-      ...sealing,
-    });
+    // What every domain function receives, built once for both transports.
+    const domain: DomainDeps = { store, clock, events, reservedTuids, rawHorizon, retentionDefaults, ...sealing };
+    registerRest(http, { ...domain, config, clientTokens, downlink, limits });
     const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, {
-      store,
-      clock,
-      events,
-      reservedTuids,
-      rawHorizon,
-      retentionDefaults,
-      config,
-      sessions,
-      downlink,
-      limits,
-      metrics,
-      ...sealing,
-    });
+    const graphql = registerGraphql(http, { ...domain, config, sessions, downlink, limits, metrics });
     await registerStudio(http, {
       directory: options.studioDirectory ?? studioDirectory,
       graphqlPath: config.graphqlPath,
