@@ -7,43 +7,19 @@ import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/domain/clock.js';
 import { createOrganization, createUser } from '../../../src/domain/identity/identity-service.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
-import { GraphqlClient, type GraphqlResponse } from '../../helpers/graphql-client.js';
+import { GraphqlClient } from '../../helpers/graphql-client.js';
 import { dataOf, signInAs } from '../../helpers/graphql-users.js';
 import { closeMqttClients, collectMessages, connectMqtt } from '../../helpers/mqtt-clients.js';
 import { RestClient } from '../../helpers/rest-client.js';
 import { startTestApp, testBootstrap, type TestApp } from '../../helpers/test-app.js';
 import { publishUplinks } from '../../helpers/uplinks.js';
+import { assertAnswersAsUnknown } from './isolation-helpers.js';
 
 after(cleanupStores);
 after(closeMqttClients);
 
 const now = Date.UTC(2026, 2, 30, 12, 0, 0);
 const interval = { tsmId: 1500, tsmEv: 30, transactionId: 5, measurementInterval: 60, reportInterval: 300 };
-
-/**
- * Runs `operation` once with Acme's id and once with an id nobody has, as the rival, and asserts both answers are
- * the same once the id is swapped in the message: same code, same shape, same data.
- */
-async function assertAnswersAsUnknown(
-  client: GraphqlClient,
-  operation: string,
-  known: string,
-  unknown: string,
-  code = 'NOT_FOUND',
-): Promise<GraphqlResponse> {
-  const foreign = await client.request(operation.replaceAll('$ID', known));
-  const missing = await client.request(operation.replaceAll('$ID', unknown));
-  const normalized = (response: GraphqlResponse) =>
-    JSON.parse(JSON.stringify(response.body).replaceAll(known, '<id>').replaceAll(unknown, '<id>')) as unknown;
-  assert.deepEqual(
-    normalized(foreign),
-    normalized(missing),
-    `${operation}: ${JSON.stringify(foreign.body)} vs ${JSON.stringify(missing.body)}`,
-  );
-  assert.equal(foreign.status, missing.status);
-  if (code) assert.equal(foreign.body.errors?.[0]?.extensions?.code, code, `${operation}: ${JSON.stringify(foreign.body)}`);
-  return foreign;
-}
 
 for (const target of storeTargets) {
   describe(`GraphQL organization isolation on ${target.name}`, { skip: target.skip }, () => {

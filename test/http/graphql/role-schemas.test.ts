@@ -1,14 +1,10 @@
 /**
- * Role-dependent schemas (SPEC section 4): the access table against the SPEC's lists, introspection per role through
- * the real server, and calls outside a role's schema failing validation before anything runs.
+ * Role-dependent schemas (SPEC section 4) through the real server: introspection per role, and calls outside a
+ * role's schema failing validation before anything runs. The access table itself is checked in access-table.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { makeExecutableSchema } from '@graphql-tools/schema';
-import { audiences, mayCall, operationAccess, type Audience } from '../../../src/http/graphql/access.js';
-import { allResolvers } from '../../../src/http/graphql/resolvers/all-resolvers.js';
-import { operationsWithoutAccessRule } from '../../../src/http/graphql/role-schemas.js';
-import { typeDefs } from '../../../src/http/graphql/type-defs.js';
+import { mayCall } from '../../../src/http/graphql/access.js';
 import type { Role } from '../../../src/domain/identity/types.js';
 import { cleanupStores } from '../../helpers/databases.js';
 import { GraphqlClient } from '../../helpers/graphql-client.js';
@@ -16,93 +12,10 @@ import { assertGraphqlError, dataOf, signInAs } from '../../helpers/graphql-user
 import { RestClient } from '../../helpers/rest-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { closeMqttClients, publishUplinks } from '../../helpers/uplinks.js';
+import { fullRoots, operationTypes, roles, sorted, specRoots, tableRoots } from './role-schemas-helpers.js';
 
 after(cleanupStores);
 after(closeMqttClients);
-
-type OperationType = keyof typeof operationAccess;
-const operationTypes: OperationType[] = ['Query', 'Mutation', 'Subscription'];
-const roles: Role[] = ['Viewer', 'Installer', 'Manager'];
-
-// SPEC section 4, written out once by hand so that the table itself is checked against the SPEC.
-const specViewerQueries = [
-  'me',
-  'organization',
-  'thing',
-  'things',
-  'messages',
-  'alerts',
-  'groups',
-  'group',
-  'commands',
-  'installations',
-  'catalog',
-];
-/** Read-only queries beyond the SPEC's list ("add more freely"), for every signed-in role. */
-// SPEC section 9: series and groupSeries for every role; section 10: fleetHealth for every role.
-const readOnlyExtras = ['alertingThings', 'alertCount', 'series', 'groupSeries', 'fleetHealth'];
-const specManagerQueries = ['users', 'apiClients', 'mqttCredentials'];
-const specInstallerMutations = ['setInstallationStatus', 'assignThingToGroup'];
-/** Field-service mutations beyond the SPEC's list (issue 14: the studio assigns a selection of things at once). */
-const installerMutationExtras = ['assignThingsToGroup'];
-const specManagerMutations = [
-  'sendCommands',
-  'createGroup',
-  'deleteGroup',
-  'createUser',
-  'setUserRole',
-  'deleteUser',
-  'createApiClient',
-  'revokeApiClient',
-  'createMqttCredential',
-  'revokeMqttCredential',
-];
-/** Manager mutations beyond the SPEC's list. */
-const managerMutationExtras = ['renameGroup', 'setRetention'];
-/** Manager queries beyond the SPEC's list (issue 18: the deployment's instances). */
-const managerQueryExtras = ['deployment'];
-
-const sorted = (names: readonly string[]) => [...names].sort();
-const specRoots: Record<Audience, Record<OperationType, string[]>> = {
-  anonymous: { Query: ['_empty'], Mutation: ['login', 'refreshToken'], Subscription: [] },
-  Viewer: {
-    Query: sorted([...specViewerQueries, ...readOnlyExtras]),
-    Mutation: sorted(['logout', 'refreshToken']),
-    Subscription: sorted(['messages', 'alerts', 'commandStatus']),
-  },
-  Installer: {
-    Query: sorted([...specViewerQueries, ...readOnlyExtras]),
-    Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations, ...installerMutationExtras]),
-    Subscription: sorted(['messages', 'alerts', 'commandStatus']),
-  },
-  Manager: {
-    Query: sorted([...specViewerQueries, ...readOnlyExtras, ...specManagerQueries, ...managerQueryExtras]),
-    Mutation: sorted([
-      'logout',
-      'refreshToken',
-      ...specInstallerMutations,
-      ...installerMutationExtras,
-      ...specManagerMutations,
-      ...managerMutationExtras,
-    ]),
-    Subscription: sorted(['messages', 'alerts', 'commandStatus']),
-  },
-};
-
-/** The root fields the access table gives an audience. */
-function tableRoots(audience: Audience): Record<OperationType, string[]> {
-  const roots = {} as Record<OperationType, string[]>;
-  for (const type of operationTypes)
-    roots[type] = sorted(Object.keys(operationAccess[type]).filter((field) => mayCall(audience, type, field)));
-  return roots;
-}
-
-const fullSchema = makeExecutableSchema({ typeDefs, resolvers: allResolvers() });
-const fullRoots: Record<OperationType, string[]> = {
-  Query: sorted(Object.keys(fullSchema.getQueryType()!.getFields())),
-  Mutation: sorted(Object.keys(fullSchema.getMutationType()!.getFields())),
-  Subscription: sorted(Object.keys(fullSchema.getSubscriptionType()!.getFields())),
-};
 
 /** Types only a Manager's operations use: none may show in another role's introspection. */
 const managerOnlyTypes = [
@@ -122,45 +35,6 @@ const signInTypes = ['LoginInput', 'LoginResult'];
 
 const introspection =
   '{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } types { name } } }';
-
-describe('the GraphQL access table (SPEC section 4)', () => {
-  test('every root field of the full schema has a row, and every row names a field of the schema', () => {
-    assert.deepEqual(operationsWithoutAccessRule(fullSchema), []);
-    for (const type of operationTypes)
-      assert.deepEqual(sorted(Object.keys(operationAccess[type])), fullRoots[type], `${type}: rows without a field`);
-  });
-
-  test('a root field added without a row is reported', () => {
-    const grown = makeExecutableSchema({
-      typeDefs: [typeDefs, 'extend type Query { secretReport: Int } extend type Mutation { wipeEverything: Boolean }'],
-    });
-    assert.deepEqual(operationsWithoutAccessRule(grown), ['Query.secretReport', 'Mutation.wipeEverything']);
-  });
-
-  for (const audience of audiences) {
-    test(`the table gives ${audience} exactly the SPEC's operations`, () => {
-      assert.deepEqual(tableRoots(audience), specRoots[audience]);
-    });
-  }
-
-  test('a Manager has every operation except the sign-in-only ones', () => {
-    const signInOnly = ['_empty', 'login'];
-    for (const type of operationTypes) {
-      assert.deepEqual(
-        tableRoots('Manager')[type],
-        fullRoots[type].filter((field) => !signInOnly.includes(field)),
-        type,
-      );
-    }
-  });
-
-  test("roles nest: a Viewer's operations are an Installer's, an Installer's are a Manager's", () => {
-    for (const type of operationTypes) {
-      for (const field of tableRoots('Viewer')[type]) assert.ok(mayCall('Installer', type, field), `${type}.${field}`);
-      for (const field of tableRoots('Installer')[type]) assert.ok(mayCall('Manager', type, field), `${type}.${field}`);
-    }
-  });
-});
 
 describe('role schemas through the server', () => {
   let server: TestApp;
