@@ -3,84 +3,20 @@
  * destination thing's uplinks, organization isolation, and the remote configuration flow of seed 000 end to end.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { MqttClient } from 'mqtt';
-import { createApiClient, createOrganization } from '../../../src/domain/identity/identity-service.js';
-import { startFleet, type FleetHandle } from '../../../src/simulator/index.js';
+import { after, describe, test } from 'node:test';
+import { startFleet } from '../../../src/simulator/index.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
 import { closeMqttClients, collectMessages, connectMqtt, eventually } from '../../helpers/mqtt-clients.js';
-import { RestClient } from '../../helpers/rest-client.js';
-import { startTestApp, testBootstrap, type TestApp } from '../../helpers/test-app.js';
+import { testBootstrap } from '../../helpers/test-app.js';
+import { commandCalls, commandHistoryServer, echo, interval, t0 } from './command-history-helpers.js';
 
 after(cleanupStores);
 after(closeMqttClients);
 
-const t0 = 1_790_000_000;
-const interval = (transactionId: number) => ({ tsmId: 1500, tsmEv: 30, transactionId, measurementInterval: 60, reportInterval: 300 });
-const echo = (tuid: string, transactionId: number) => ({
-  ...interval(transactionId),
-  tsmEv: 31,
-  tsmTs: t0 + 100,
-  tsmTuid: tuid,
-  tsmGw: 'GW-1',
-});
-
-interface TrackedCommand {
-  transactionId: number;
-  status: string;
-  response: Record<string, unknown> | null;
-  respondedAt: number | null;
-}
-interface HistoryRecord {
-  tuid: string;
-  timestamp: number;
-  responsible: string;
-  command: TrackedCommand;
-  commands: TrackedCommand[];
-}
-
 for (const target of storeTargets) {
   describe(`command history over REST on ${target.name}`, { skip: target.skip }, () => {
-    let server: TestApp;
-    let rest: RestClient;
-    let gateway: MqttClient;
-    let rivalToken: string;
-    let fleet: FleetHandle | undefined;
-    const uplink = (messages: unknown[]) => gateway.publishAsync('thingdesk/acme/up/GW-1', JSON.stringify(messages), { qos: 1 });
-    const send = async (tuid: string, commands: unknown[]) => {
-      const response = await rest.post(`/things/${tuid}/commands`, commands);
-      assert.equal(response.status, 200, response.text);
-      return response.body.data as { timestamp: number; commands: Record<string, unknown>[] };
-    };
-    const history = async (tuid: string, query = '') => {
-      const response = await rest.get<{ data: HistoryRecord[] }>(`/things/${tuid}/commands${query}`);
-      assert.equal(response.status, 200, response.text);
-      return response.body.data;
-    };
-    /** The tracked command with this transactionId in the thing's history. */
-    const trackedCommand = async (tuid: string, transactionId: number) =>
-      (await history(tuid)).flatMap((record) => record.commands).find((command) => command.transactionId === transactionId);
-
-    before(async () => {
-      server = await startTestApp({ DATABASE_URL: await target.createUrl() });
-      rest = new RestClient(server);
-      gateway = await connectMqtt(server.mqttUrl, {
-        username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
-        password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
-      });
-      await uplink(
-        ['HIST-1', 'MATCH-1', 'MATCH-2', 'ISO-1'].map((tuid) => ({ tsmId: 1112, tsmEv: 10, tsmTs: t0, tsmTuid: tuid, uptime: 5 })),
-      );
-      const deps = { store: server.app.store, clock: server.app.clock };
-      await createOrganization(deps, { name: 'Rival', id: 'rival' });
-      const { client, clientSecret } = await createApiClient(deps, { organizationId: 'rival', name: 'rival' });
-      const token = await rest.post('/auth/client-token', { client_id: client.clientId, client_secret: clientSecret }, { auth: false });
-      rivalToken = token.body.data.token;
-    });
-    after(async () => {
-      await fleet?.stop();
-      await server?.stop();
-    });
+    const context = commandHistoryServer(target);
+    const { uplink, send, history, trackedCommand } = commandCalls(context);
 
     test('one record per request, newest first, `command` the first of `commands`, each `sent` until answered', async () => {
       assert.deepEqual(await history('HIST-1'), [], 'a thing with no commands has an empty history');
@@ -111,7 +47,7 @@ for (const target of storeTargets) {
         [4, 2],
       );
       for (const limit of ['-1', '1.5', 'abc']) {
-        const response = await rest.get(`/things/HIST-1/commands?limit=${limit}`);
+        const response = await context.rest.get(`/things/HIST-1/commands?limit=${limit}`);
         assert.equal(response.status, 400, `limit=${limit}`);
         assert.equal(response.body.errors[0].field, 'limit');
       }
@@ -188,14 +124,14 @@ for (const target of storeTargets) {
     });
 
     test("another organization's thing answers 404 exactly like an unknown thing, for sending and reading", async () => {
-      const headers = { authorization: `Bearer ${rivalToken}` };
+      const headers = { authorization: `Bearer ${context.rivalToken}` };
       const before = await history('ISO-1');
       for (const [method, body] of [
         ['POST', [interval(501)]],
         ['GET', undefined],
       ] as const) {
-        const foreign = await rest.request(method, '/things/ISO-1/commands', { headers, body });
-        const unknown = await rest.request(method, '/things/ISO-404/commands', { headers, body });
+        const foreign = await context.rest.request(method, '/things/ISO-1/commands', { headers, body });
+        const unknown = await context.rest.request(method, '/things/ISO-404/commands', { headers, body });
         assert.equal(foreign.status, 404, foreign.text);
         assert.deepEqual({ ...foreign.body, message: undefined }, { ...unknown.body, message: undefined });
         assert.equal(foreign.body.message, unknown.body.message.replace('ISO-404', 'ISO-1'));
@@ -204,14 +140,14 @@ for (const target of storeTargets) {
     });
 
     test('remote configuration flow (seed 000 rule 5): a simulated device gets the command and its echo lands in the history', async () => {
-      const subscriber = await connectMqtt(server.mqttUrl, {
+      const subscriber = await connectMqtt(context.server.mqttUrl, {
         username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
         password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
       });
       const downlinks = collectMessages(subscriber);
       await subscriber.subscribeAsync('thingdesk/acme/down/+', { qos: 1 });
-      fleet = await startFleet({
-        url: server.mqttUrl,
+      context.fleet = await startFleet({
+        url: context.server.mqttUrl,
         username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
         password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
         organizationId: 'acme',
@@ -221,9 +157,13 @@ for (const target of storeTargets) {
         protocolVersion: 4,
         tuidPrefix: 'FLOW',
       });
-      const device = fleet.deviceTuids[1]!;
+      const device = context.fleet.deviceTuids[1]!;
       // The device claims itself with its first uplink.
-      await eventually(async () => ((await rest.get(`/things/${device}`)).status === 200 ? true : undefined), 10_000, `thing ${device}`);
+      await eventually(
+        async () => ((await context.rest.get(`/things/${device}`)).status === 200 ? true : undefined),
+        10_000,
+        `thing ${device}`,
+      );
 
       const command = { tsmId: 1500, tsmEv: 30, transactionId: 77, measurementInterval: 60, reportInterval: 300 };
       const sent = await send(device, [command]);

@@ -1,61 +1,17 @@
+/** GET /things/{tuid}/series and /groups/{groupid}/series: buckets, fields, group series, the raw horizon, 400s, isolation. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { createApiClient, createOrganization } from '../../../src/domain/identity/identity-service.js';
+import { after, describe, test } from 'node:test';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
-import { RestClient } from '../../helpers/rest-client.js';
-import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { closeMqttClients, publishUplinks } from '../../helpers/uplinks.js';
+import { day, hour, reading, seriesTestServer } from './series-helpers.js';
 
 after(cleanupStores);
 after(closeMqttClients);
 
-// A day start (UTC), so hours and days of the fixture are easy to read.
-const day = 1_790_035_200;
-const hour = 3600;
-const reading = (tuid: string, tsmTs: number, fields: Record<string, unknown>) => ({
-  tsmId: 12100,
-  tsmEv: 10,
-  tsmTs,
-  tsmTuid: tuid,
-  ...fields,
-});
-
 for (const target of storeTargets) {
   describe(`series over REST on ${target.name}`, { skip: target.skip }, () => {
-    let server: TestApp;
-    let rest: RestClient;
-    let rival: RestClient;
-    let horizon: number | null = null;
-    const series = (path: string, query: string) => rest.get(`${path}/series?${query}`);
-
-    before(async () => {
-      // The raw horizon port, as the retention work will wire it; a test sets `horizon` as it needs.
-      server = await startTestApp({ DATABASE_URL: await target.createUrl() }, { rawHorizon: async () => horizon });
-      rest = new RestClient(server);
-      const deps = { store: server.app.store, clock: server.app.clock };
-      await createOrganization(deps, { name: 'Rival', id: 'rival' });
-      const client = await createApiClient(deps, { organizationId: 'rival', name: 'rival' });
-      rival = new RestClient(server, { client_id: client.client.clientId, client_secret: client.clientSecret });
-
-      // S-1, in no group: two readings in hour 0, one in hour 1 (a catalog field, an unknown one, a nested one).
-      await publishUplinks(server, [
-        reading('S-1', day + 60, { temp: 20, humd: 40, extra: 7, probe: { depth: 1.5, label: 'x' }, flag: true }),
-        // A long message: raw reads parse it rather than reading the member in SQL (rawReadOf, directReadMaxBodyLength).
-        reading('S-1', day + 120, { temp: 22, humd: 42, extra: 9, note: 'n'.repeat(400) }),
-        reading('S-1', day + hour + 30, { temp: 25, lght: 'bright' }),
-      ]);
-      // Redelivery of the same bytes: not stored again, not counted again.
-      await publishUplinks(server, [
-        reading('S-1', day + 60, { temp: 20, humd: 40, extra: 7, probe: { depth: 1.5, label: 'x' }, flag: true }),
-      ]);
-      // S-1 joins group north; its next message counts for north, the earlier ones stay unassigned.
-      assert.equal((await rest.post('/groups', { group_id: 'north' })).status, 200);
-      assert.equal((await rest.post('/things/S-1/group', { group_id: 'north' })).status, 200);
-      await publishUplinks(server, [reading('S-1', day + 2 * hour + 10, { temp: 30 }), reading('S-2', day + 2 * hour + 20, { temp: 10 })]);
-      // A late message, older than everything in hour 0, and one on the next day.
-      await publishUplinks(server, [reading('S-1', day + 5, { temp: 18 }), reading('S-1', day + 86_400 + 10, { temp: 5 })]);
-    });
-    after(() => server?.stop());
+    const context = seriesTestServer(target);
+    const series = (path: string, query: string) => context.rest.get(`${path}/series?${query}`);
 
     const range = `from=${day}&to=${day + 2 * 86_400}`;
 
@@ -134,7 +90,7 @@ for (const target of storeTargets) {
     });
 
     test('raw: a field only some messages carry is found past the messages without it', async () => {
-      await publishUplinks(server, [
+      await publishUplinks(context.server, [
         // An id of its own (unknown to the catalog, stored all the same), so the other tests' figures stay.
         ...[1, 2, 3, 4].map((i) => ({ ...reading('S-3', day + i, { humd: 50 }), tsmId: 4242 })),
         { ...reading('S-3', day + 5, { temp: 1 }), tsmId: 4242 },
@@ -152,7 +108,7 @@ for (const target of storeTargets) {
     });
 
     test('raw: a message holding an escaped NUL character is read like any other (PostgreSQL jsonb would refuse it)', async () => {
-      await publishUplinks(server, [{ ...reading('S-4', day + 1, { temp: 3, note: 'a\u0000b' }), tsmId: 4243 }]);
+      await publishUplinks(context.server, [{ ...reading('S-4', day + 1, { temp: 3, note: 'a\u0000b' }), tsmId: 4243 }]);
       const { status, body } = await series('/things/S-4', `tsmId=4243&field=temp&${range}&bucket=raw`);
       assert.equal(status, 200);
       assert.deepEqual(
@@ -196,7 +152,7 @@ for (const target of storeTargets) {
     });
 
     test('raw retention boundary: the part before the horizon comes from the hourly rollups, and segments say so', async () => {
-      horizon = day + hour + 1;
+      context.horizon = day + hour + 1;
       try {
         const { body } = await series('/things/S-1', `tsmId=12100&field=temp&from=${day}&to=${day + 3 * hour}&bucket=raw`);
         assert.deepEqual(body.data.segments, [
@@ -212,7 +168,7 @@ for (const target of storeTargets) {
           ],
         );
       } finally {
-        horizon = null;
+        context.horizon = null;
       }
     });
 
@@ -237,14 +193,14 @@ for (const target of storeTargets) {
     });
 
     test("isolation: another organization's thing or group is the same 404 as an unknown one", async () => {
-      const thing = await rival.get(`/things/S-1/series?tsmId=12100&field=temp&${range}`);
+      const thing = await context.rival.get(`/things/S-1/series?tsmId=12100&field=temp&${range}`);
       assert.deepEqual(thing.body, { statusCode: 404, error: 'Not Found', message: 'No thing S-1.', code: 'NOT_FOUND' });
-      const unknownThing = await rest.get(`/things/NOPE/series?tsmId=12100&field=temp&${range}`);
+      const unknownThing = await context.rest.get(`/things/NOPE/series?tsmId=12100&field=temp&${range}`);
       assert.equal(unknownThing.status, 404);
-      const group = await rival.get(`/groups/north/series?tsmId=12100&field=temp&${range}`);
+      const group = await context.rival.get(`/groups/north/series?tsmId=12100&field=temp&${range}`);
       assert.deepEqual(group.body, { statusCode: 404, error: 'Not Found', message: 'No group north.', code: 'NOT_FOUND' });
       // The rival's own unassigned group holds nothing of Acme's.
-      const rivalUnassigned = await rival.get(`/groups/unassigned/series?tsmId=12100&field=temp&${range}&bucket=raw`);
+      const rivalUnassigned = await context.rival.get(`/groups/unassigned/series?tsmId=12100&field=temp&${range}&bucket=raw`);
       assert.deepEqual(rivalUnassigned.body.data.points, []);
     });
   });
