@@ -12,7 +12,7 @@ import { DocumentCost, queryLimits, type SelectionCost } from '../../src/http/gr
 import { cleanupStores } from '../helpers/databases.js';
 import { GraphqlClient } from '../helpers/graphql-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { assertProperty } from './arbitraries.js';
+import { assertProperty } from './fuzz-settings.js';
 
 after(cleanupStores);
 

@@ -14,16 +14,9 @@ import { RestClient } from '../helpers/rest-client.js';
 import { StoreSnapshotter, settledSnapshot } from '../helpers/store-snapshot.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { closeMqttClients, publishUplinks } from '../helpers/uplinks.js';
-import { assertProperty } from './arbitraries.js';
-import {
-  bodyRequests,
-  getRequests,
-  junkRequests,
-  operationRequests,
-  seededGroup,
-  type Audience,
-  type GraphqlFuzzRequest,
-} from './graphql-operations.js';
+import { assertProperty } from './fuzz-settings.js';
+import { seededGroup } from './graphql-arguments.js';
+import { bodyRequests, getRequests, junkRequests, operationRequests, type Audience, type GraphqlFuzzRequest } from './graphql-requests.js';
 import { assertNoInternals, assertStoreUnchanged, parseJson, type HttpResult } from './invariants.js';
 
 after(cleanupStores);

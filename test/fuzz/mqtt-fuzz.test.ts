@@ -15,7 +15,7 @@ import { closeMqttClients, connectMqtt } from '../helpers/mqtt-clients.js';
 import { RestClient } from '../helpers/rest-client.js';
 import { StoreSnapshotter } from '../helpers/store-snapshot.js';
 import { startTestApp, testBootstrap, type TestApp } from '../helpers/test-app.js';
-import { assertProperty } from './arbitraries.js';
+import { assertProperty } from './fuzz-settings.js';
 import { assertNoInternals, assertRestResponse } from './invariants.js';
 import { fuzzTuids, gatewaySegment, uplinkPayload } from './mqtt-payloads.js';
 

@@ -1,17 +1,7 @@
 import fc from 'fast-check';
 import { exampleMessage, messageDefinitions } from '../../src/catalog/index.js';
-import {
-  anyJsonValue,
-  deepJsonText,
-  deepValue,
-  longString,
-  nastyNumber,
-  nastyString,
-  nonJsonText,
-  numberTexts,
-  poolOrNasty,
-  unicodeJunk,
-} from './arbitraries.js';
+import { deepJsonText, deepValue, nonJsonText } from './json-bodies.js';
+import { anyJsonValue, longString, nastyNumber, nastyString, numberTexts, poolOrNasty, unicodeJunk } from './nasty-values.js';
 
 /** Things the MQTT fuzzer's messages are mostly about, so summaries and duplicates get exercised. */
 export const fuzzTuids = ['MQ-1', 'MQ-2', 'MQ-3'] as const;

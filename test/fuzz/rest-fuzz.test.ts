@@ -12,9 +12,10 @@ import { RestClient } from '../helpers/rest-client.js';
 import { StoreSnapshotter, settledSnapshot } from '../helpers/store-snapshot.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { closeMqttClients, publishUplinks } from '../helpers/uplinks.js';
-import { assertProperty } from './arbitraries.js';
+import { assertProperty } from './fuzz-settings.js';
 import { assertRestResponse, assertStoreUnchanged, describeRequest, type HttpResult } from './invariants.js';
-import { endpoints, seededGroups, strayRequest, type FuzzRequest } from './rest-requests.js';
+import { endpoints, seededGroups } from './rest-endpoints.js';
+import { strayRequest, type FuzzRequest } from './rest-requests.js';
 
 after(cleanupStores);
 after(closeMqttClients);
