@@ -6,22 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MqttClient } from 'mqtt';
-import type { Browser } from 'playwright-core';
 import { respondToCommands, VirtualDevice } from '../../src/simulator/index.js';
-import {
-  browserSkipReason,
-  ensureStudioBuilt,
-  launchBrowser,
-  openStudio,
-  saveScreenshot,
-  seriousAccessibilityViolations,
-  signInThroughForm,
-} from '../helpers/browser.js';
+import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, signInThroughForm } from '../helpers/browser.js';
 import { GraphqlClient } from '../helpers/graphql-client.js';
 import { dataOf, signInAs } from '../helpers/graphql-users.js';
 import { closeMqttClients, collectMessages, connectMqtt } from '../helpers/mqtt-clients.js';
-import { startTestApp, testBootstrap, type TestApp } from '../helpers/test-app.js';
+import { testBootstrap } from '../helpers/test-app.js';
 import { publishUplinks } from '../helpers/uplinks.js';
+import { useStudio } from './studio-test-helpers.js';
 
 const tuid = 'CMD-STUDIO-1';
 const gatewayTuid = 'GW-STUDIO';
@@ -29,35 +21,28 @@ const sendCommands = 'mutation S($tuid: ID!, $c: [JSON!]!) { sendCommands(tuid: 
 const history = 'query H($tuid: ID!) { commands(tuid: $tuid) { statuses commands } }';
 
 describe('studio: commands panel', { skip: browserSkipReason }, () => {
-  let server: TestApp;
-  let browser: Browser;
+  // Registered first, so the gateway's MQTT client leaves while the platform still runs.
+  after(closeMqttClients);
+  const studio = useStudio();
   let manager: GraphqlClient;
   let gateway: MqttClient;
   let downlinks: ReturnType<typeof collectMessages>;
 
   before(async () => {
-    await ensureStudioBuilt();
-    server = await startTestApp();
-    browser = await launchBrowser();
-    manager = new GraphqlClient(server);
+    manager = new GraphqlClient(studio.server);
     await manager.login();
-    await publishUplinks(server, [{ tsmId: 1112, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: tuid, uptime: 5 }], gatewayTuid);
+    await publishUplinks(studio.server, [{ tsmId: 1112, tsmEv: 10, tsmTs: 1_790_000_000, tsmTuid: tuid, uptime: 5 }], gatewayTuid);
     // The gateway listens for its thing's commands, as a real one would.
-    gateway = await connectMqtt(server.mqttUrl, {
+    gateway = await connectMqtt(studio.server.mqttUrl, {
       username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
       password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
     });
     downlinks = collectMessages(gateway);
     await gateway.subscribeAsync(`thingdesk/acme/down/${tuid}`, { qos: 1 });
   });
-  after(async () => {
-    await closeMqttClients();
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('sends a command built from the catalog, and shows it go from sent to applied when the simulated device answers', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: `/studio/things/${tuid}/commands` });
+    const { context, page, pageErrors } = await studio.open({ path: `/studio/things/${tuid}/commands` });
     await signInThroughForm(page);
     const form = page.getByRole('form', { name: 'Send a command' });
     await form.getByLabel('Command').selectOption({ label: '1500 · Sensor Application Interval Configuration' });
@@ -92,7 +77,7 @@ describe('studio: commands panel', { skip: browserSkipReason }, () => {
     const device = new VirtualDevice({ tuid, gatewayTuid });
     const answers = respondToCommands(device, commands, Date.now());
     assert.equal(answers.length, 1);
-    await publishUplinks(server, answers as unknown as Record<string, unknown>[], gatewayTuid);
+    await publishUplinks(studio.server, answers as unknown as Record<string, unknown>[], gatewayTuid);
     await row.getByText('applied', { exact: true }).waitFor();
     const stored = dataOf(await manager.request(history, { tuid })).commands;
     assert.equal(stored[0].commands[0].transactionId, Number(transactionId));
@@ -106,7 +91,7 @@ describe('studio: commands panel', { skip: browserSkipReason }, () => {
   });
 
   it("puts the platform's validation error on its input: aria-invalid, described by the message the API gives", async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: `/studio/things/${tuid}/commands` });
+    const { context, page, pageErrors } = await studio.open({ path: `/studio/things/${tuid}/commands` });
     await signInThroughForm(page);
     const form = page.getByRole('form', { name: 'Send a command' });
     await form.getByLabel('Command').selectOption({ label: '1500 · Sensor Application Interval Configuration' });
@@ -138,8 +123,8 @@ describe('studio: commands panel', { skip: browserSkipReason }, () => {
   });
 
   it('shows a Viewer the history but no form (sendCommands is not in their schema)', async () => {
-    const viewer = await signInAs(server, 'Viewer');
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: `/studio/things/${tuid}/commands` });
+    const viewer = await signInAs(studio.server, 'Viewer');
+    const { context, page, pageErrors } = await studio.open({ path: `/studio/things/${tuid}/commands` });
     await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
     await page.getByRole('heading', { name: 'History' }).waitFor();
     const shown = await page.getByRole('row').count();

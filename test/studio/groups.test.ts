@@ -3,39 +3,26 @@
  * things and a bulk assignment (ticked and pasted TUIDs in one request), and a Viewer who sees no write controls.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import {
-  browserSkipReason,
-  ensureStudioBuilt,
-  launchBrowser,
-  openStudio,
-  saveScreenshot,
-  seriousAccessibilityViolations,
-  signInThroughForm,
-} from '../helpers/browser.js';
+import { before, describe, it } from 'node:test';
+import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, signInThroughForm } from '../helpers/browser.js';
 import { GraphqlClient } from '../helpers/graphql-client.js';
 import { dataOf, signInAs } from '../helpers/graphql-users.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { publishUplinks } from '../helpers/uplinks.js';
+import { useStudio } from './studio-test-helpers.js';
 
 const groupsQuery = '{ groups(limit: 1000) { groupId description thingCount } }';
 
 describe('studio: groups', { skip: browserSkipReason }, () => {
-  let server: TestApp;
-  let browser: Browser;
+  const studio = useStudio();
   let manager: GraphqlClient;
   const apiGroups = async () =>
     dataOf(await manager.request(groupsQuery)).groups as { groupId: string; description: string | null; thingCount: number }[];
 
   before(async () => {
-    await ensureStudioBuilt();
-    server = await startTestApp();
-    browser = await launchBrowser();
-    manager = new GraphqlClient(server);
+    manager = new GraphqlClient(studio.server);
     await manager.login();
     await publishUplinks(
-      server,
+      studio.server,
       ['SITE-1', 'SITE-2', 'SITE-3', 'SITE-4', 'SITE-5', 'OTHER-1'].map((tuid, index) => ({
         tsmId: 1110,
         tsmEv: 10,
@@ -47,13 +34,9 @@ describe('studio: groups', { skip: browserSkipReason }, () => {
     dataOf(await manager.request('mutation { createGroup(groupId: "warehouse", description: "North warehouse") { groupId } }'));
     dataOf(await manager.request('mutation { assignThingToGroup(tuid: "OTHER-1", groupId: "warehouse") { tuid } }'));
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('creates, renames and deletes a group through the UI, and the list matches the API each time', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/groups' });
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/groups' });
     await signInThroughForm(page);
     const table = page.getByRole('table');
     await table.getByRole('link', { name: 'warehouse' }).waitFor();
@@ -115,7 +98,7 @@ describe('studio: groups', { skip: browserSkipReason }, () => {
 
   it("assigns ticked and pasted things to a group in one request, and lists the group's things as the API does", async () => {
     dataOf(await manager.request('mutation { createGroup(groupId: "site-c") { groupId } }'));
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/groups/site-c' });
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/groups/site-c' });
     await signInThroughForm(page);
     await page.getByText('No things in this group yet.').waitFor();
     await page.getByLabel('TUID contains').fill('SITE-');
@@ -149,8 +132,8 @@ describe('studio: groups', { skip: browserSkipReason }, () => {
   });
 
   it('shows a Viewer the groups and their things but no control to create, rename, delete or assign', async () => {
-    const viewer = await signInAs(server, 'Viewer');
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/groups' });
+    const viewer = await signInAs(studio.server, 'Viewer');
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/groups' });
     await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
     await page.getByRole('table').getByRole('link', { name: 'warehouse' }).waitFor();
     assert.equal(

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, ensureStudioBuilt, launchBrowser, openStudio, saveScreenshot } from '../helpers/browser.js';
-import { startTestApp, testBootstrap, type TestApp } from '../helpers/test-app.js';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, saveScreenshot } from '../helpers/browser.js';
+import { testBootstrap } from '../helpers/test-app.js';
+import { useStudio } from './studio-test-helpers.js';
 
 /** What has the keyboard focus now: its tag, id, and accessible text. */
 const focused = (page: Page) =>
@@ -12,21 +13,10 @@ const focused = (page: Page) =>
   })()`) as Promise<{ tag: string; id: string; text: string }>;
 
 describe('studio: usable with the keyboard alone', { skip: browserSkipReason }, () => {
-  let server: TestApp;
-  let browser: Browser;
-
-  before(async () => {
-    await ensureStudioBuilt();
-    server = await startTestApp();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const studio = useStudio();
 
   it('signs in, skips to the content, and follows the main navigation without a mouse', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/sign-in' });
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/sign-in' });
     // The form in tab order: e-mail, organization, password; Enter submits.
     await page.getByLabel('E-mail').focus();
     await page.keyboard.type(testBootstrap.BOOTSTRAP_EMAIL);

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import {
-  browserSkipReason,
-  ensureStudioBuilt,
-  launchBrowser,
-  openStudio,
-  saveScreenshot,
-  seriousAccessibilityViolations,
-  signInThroughForm,
-} from '../helpers/browser.js';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, signInThroughForm } from '../helpers/browser.js';
 import { GraphqlClient } from '../helpers/graphql-client.js';
 import { signInAs } from '../helpers/graphql-users.js';
-import { startTestApp, testBootstrap, type TestApp } from '../helpers/test-app.js';
+import { testBootstrap } from '../helpers/test-app.js';
+import { useStudio } from './studio-test-helpers.js';
 
 /** The studio's stored session tokens (localStorage), as the page sees them. */
 const storedSession = (page: Page) =>
@@ -23,21 +16,10 @@ const storedSession = (page: Page) =>
   ) as Promise<{ accessToken: string } | null>;
 
 describe('studio: sign-in, sign-out and an ended session', { skip: browserSkipReason }, () => {
-  let server: TestApp;
-  let browser: Browser;
-
-  before(async () => {
-    await ensureStudioBuilt();
-    server = await startTestApp();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const studio = useStudio();
 
   it('sends a visitor to sign-in, signs in with e-mail, organization and password, and shows the console', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/things' });
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/things' });
     await page.waitForURL(/\/studio\/sign-in\?next=%2Fthings$/);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await saveScreenshot(page, 'sign-in');
@@ -53,7 +35,7 @@ describe('studio: sign-in, sign-out and an ended session', { skip: browserSkipRe
   });
 
   it('names the problem when the password is wrong, and stays on sign-in', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/sign-in' });
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/sign-in' });
     await page.getByLabel('E-mail').fill(testBootstrap.BOOTSTRAP_EMAIL);
     await page.getByLabel('Organization').fill(testBootstrap.BOOTSTRAP_ORG);
     await page.getByLabel('Password').fill('not-the-password');
@@ -72,11 +54,11 @@ describe('studio: sign-in, sign-out and an ended session', { skip: browserSkipRe
   });
 
   it('signs out with logout: the tokens stop working on the platform and the page returns to sign-in', async () => {
-    const { context, page, pageErrors } = await openStudio(browser, server, { path: '/studio/' });
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/' });
     await signInThroughForm(page);
     const tokens = await storedSession(page);
     assert.ok(tokens);
-    const client = new GraphqlClient(server);
+    const client = new GraphqlClient(studio.server);
     client.accessToken = tokens.accessToken;
     assert.equal((await client.request('{ me { email } }')).body.data?.me?.email, testBootstrap.BOOTSTRAP_EMAIL);
 
@@ -91,13 +73,13 @@ describe('studio: sign-in, sign-out and an ended session', { skip: browserSkipRe
   });
 
   it('returns to sign-in when the session ends elsewhere, and back to the same page after signing in', async () => {
-    const viewer = await signInAs(server, 'Viewer');
-    const { context, page } = await openStudio(browser, server, { path: '/studio/groups?q=north' });
+    const viewer = await signInAs(studio.server, 'Viewer');
+    const { context, page } = await studio.open({ path: '/studio/groups?q=north' });
     await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
     await page.waitForURL(/\/studio\/groups\?q=north$/);
     // The session ends on the platform (as a logout in another browser would); the next request finds out.
     const tokens = await storedSession(page);
-    const other = new GraphqlClient(server);
+    const other = new GraphqlClient(studio.server);
     other.accessToken = tokens!.accessToken;
     await other.request('mutation { logout { success } }');
     await page.reload();
