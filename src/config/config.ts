@@ -135,6 +135,8 @@ export interface Config {
   deadLetterRetentionDays: number;
   /** How often the retention sweep runs (seconds). */
   retentionSweepIntervalS: number;
+  /** `thingdesk serve` only: how far V8 lets the heap grow past what its last full collection kept (%); 0: V8 decides. */
+  heapGrowingPercent: number;
   bootstrap: BootstrapConfig;
 }
 
@@ -296,6 +298,11 @@ const settings = {
     variable: 'RETENTION_SWEEP_INTERVAL_S',
     fallback: '3600',
     read: (name: string, raw: string) => parseInteger(name, raw, 10, 7 * 24 * 3600),
+  },
+  heapGrowingPercent: {
+    variable: 'HEAP_GROWING_PERCENT',
+    fallback: '100',
+    read: (name: string, raw: string) => parseInteger(name, raw, 0, 300),
   },
 } as const;
 

@@ -18,6 +18,7 @@ describe('configuration', () => {
     assert.equal(config.alertTimeZone, 'UTC');
     assert.equal(config.gatewayTimeoutS, 900);
     assert.equal(config.deviceTimeoutS, 3600);
+    assert.equal(config.heapGrowingPercent, 100);
     assert.equal(config.alertIntervalS, 30);
     assert.equal(config.integrationTopic, 'thingdesk/{org}/data/{group}/{tuid}/{tsmId}');
     assert.equal(config.logLevel, 'info');
@@ -40,6 +41,7 @@ describe('configuration', () => {
       LOG_LEVEL: 'DEBUG',
       BOOTSTRAP_ORG: 'Acme',
       BOOTSTRAP_CLIENT_ID: 'acme-client',
+      HEAP_GROWING_PERCENT: '0',
     });
     assert.equal(config.port, 9000);
     assert.equal(config.mqttUrl, 'mqtt://broker:1883');
@@ -50,6 +52,7 @@ describe('configuration', () => {
     assert.equal(config.gatewayTimeoutS, 60);
     assert.equal(config.logLevel, 'debug');
     assert.deepEqual(config.bootstrap, { organizationName: 'Acme', clientId: 'acme-client' });
+    assert.equal(config.heapGrowingPercent, 0);
   });
 
   test('an empty value counts as unset', () => {
@@ -110,6 +113,9 @@ describe('configuration', () => {
     ['MQTT_LIVE_RELAY', 'maybe'],
     ['MQTT_AUTH_HTTP_SECRET', 'short'],
     ['MQTT_AUTH_SEALING_KEY', 'too-short'],
+    ['HEAP_GROWING_PERCENT', '301'],
+    ['HEAP_GROWING_PERCENT', '-1'],
+    ['HEAP_GROWING_PERCENT', '50%'],
   ];
   for (const [variable, value] of invalid) {
     test(`${variable}=${JSON.stringify(value)} is refused naming ${variable}`, () => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { startApp } from '../../app/build-app.js';
+import { capHeapGrowth } from '../../app/heap-growth.js';
 import { loadConfig } from '../../config/config.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -9,7 +10,9 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .command('serve')
     .description('run the platform (HTTP, MQTT, alert engine) until SIGTERM/SIGINT')
     .action(async () => {
-      const app = await startApp({ config: loadConfig(io.env), print: (text) => io.stdout(`${text}\n`) });
+      const config = loadConfig(io.env);
+      capHeapGrowth(config.heapGrowingPercent);
+      const app = await startApp({ config, print: (text) => io.stdout(`${text}\n`) });
       await new Promise<void>((resolve, reject) => {
         const shutDown = (signal: NodeJS.Signals) => {
           app.logger.info({ signal }, 'shutting down: no new connections, finishing in-flight work');
