@@ -7,6 +7,7 @@ import { redactUrl } from '../config/parsers.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainEventBus } from '../domain/events.js';
 import type { RawHorizon } from '../domain/series/series-types.js';
+import { browsableHost, listen, portOf } from './listeners.js';
 import type { DomainDeps } from '../domain/domain-deps.js';
 import { SigningKeys } from '../domain/auth/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
@@ -404,28 +405,4 @@ function recordSweep(metrics: Metrics, report: SweepReport): void {
   metrics.retentionPartitionsDropped.inc(report.partitionsDropped);
   metrics.rollupRowsCompacted.inc(report.rollupRowsCompacted);
   metrics.retentionSweepSeconds.observe(report.durationMs / 1000);
-}
-
-/** Listens, or fails with a ConfigError naming the variable of the port or host that could not be used. */
-/** A host a browser on this machine can open: a wildcard listen address is reached through localhost. */
-function browsableHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
-  return host.includes(':') ? `[${host}]` : host;
-}
-
-async function listen(http: FastifyInstance, port: number, host: string, variables: { port: string; host: string }): Promise<void> {
-  try {
-    await http.listen({ port, host });
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE')
-      throw new ConfigError(variables.port, `port ${port} on ${host} is already in use; set ${variables.port} to a free port`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ConfigError(variables.host, `cannot listen on ${host}`);
-    throw error;
-  }
-}
-
-function portOf(http: FastifyInstance): number | undefined {
-  const address = http.server.address();
-  return typeof address === 'object' && address ? address.port : undefined;
 }
