@@ -45,7 +45,15 @@ const connection = new SqliteDatabase(path, { fileMustExist: true });
 // writer this timeout once. So it is short, and a RESTART that gave up is tried again soon (retryMs): with 100 ms
 // and no early retry, the first read of a backup held the writer for 114 ms; with 20 ms and no early retry, a test
 // writing 8 MB batches on a loaded machine saw its RESTARTs fail until the log reached the writers' threshold.
-connection.pragma('busy_timeout = 20');
+// On a slow or loaded host a writer's transaction holds the lock longer than that, and a copy of what it committed
+// takes the gap before its next one: RESTARTs gave up one after another until the log reached 42 to 44 MB. So each
+// RESTART that gives up doubles the next one's wait, up to longestWaitMs; a success, or a reader that keeps pages from
+// being copied (no RESTART is tried then), brings it back to the shortest. The cost is a writer that waits, at worst,
+// the longest wait once, for a backup that began right after a PASSIVE checkpoint while ingest was idle.
+const shortestWaitMs = 20;
+const longestWaitMs = 160;
+let waitMs = shortestWaitMs;
+connection.pragma(`busy_timeout = ${waitMs}`);
 // A checkpoint reads the log and writes the file; it has no use for a page cache.
 connection.pragma('cache_size = -512');
 
@@ -54,13 +62,24 @@ function checkpoint(mode: 'PASSIVE' | 'RESTART'): CheckpointRow {
   return (connection.pragma(`wal_checkpoint(${mode})`) as CheckpointRow[])[0]!;
 }
 
+function waitFor(ms: number): void {
+  if (ms === waitMs) return;
+  waitMs = ms;
+  connection.pragma(`busy_timeout = ${ms}`);
+}
+
 function tick(): void {
   let gaveUp = false;
   try {
     const copied = checkpoint('PASSIVE');
     // Only once the PASSIVE one copied everything: a reader holding an older snapshot (a backup) keeps pages from
     // being copied, and a RESTART would then hold the write lock for its busy_timeout only to give up.
-    if (copied.busy === 0 && copied.log >= restartPages && copied.checkpointed === copied.log) gaveUp = checkpoint('RESTART').busy !== 0;
+    if (copied.busy === 0 && copied.log >= restartPages && copied.checkpointed === copied.log) {
+      gaveUp = checkpoint('RESTART').busy !== 0;
+      waitFor(gaveUp ? Math.min(waitMs * 2, longestWaitMs) : shortestWaitMs);
+    } else if (copied.checkpointed < copied.log) {
+      waitFor(shortestWaitMs);
+    }
   } catch {
     // An I/O error or a locked file: the writers' own checkpoints still bound the log; try again next time.
   }
