@@ -2,11 +2,12 @@
 # thingdesk's container image. Three stages: `build` runs what `npm start` and CI run (npm ci, npm run build),
 # `deps` installs the production dependencies alone (npm ci --omit=dev), and the image takes dist/ and those.
 # Build: docker build -t thingdesk .   Run: docker run -p 8080:8080 -p 1883:1883 -v thingdesk-data:/app/data thingdesk
-ARG NODE_VERSION=20
+ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS toolchain
-# better-sqlite3 and @node-rs/argon2 are native: their prebuilt binaries are used when the install can fetch them,
-# else better-sqlite3 compiles, which needs Python, make and a C++ compiler.
+# Native modules: on Node 22 and 24 the platform loads better-sqlite3 13 and @node-rs/argon2, both Node-API builds
+# shipped inside their packages. better-sqlite3 12 (for Node 20 only, src/store/sqlite-binding.ts) still installs
+# and compiles here when its prebuilt binary cannot be fetched, which needs Python, make and a C++ compiler.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -18,6 +19,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY studio ./studio
+COPY scripts/build-changed.mjs ./scripts/
 RUN npm run build
 
 FROM toolchain AS deps

@@ -22,8 +22,18 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-constant-condition': ['error', { checkLoops: false }],
+      // One SQLite binding per Node.js line, chosen in one place (src/store/sqlite-binding.ts); types may come from
+      // better-sqlite3's own declarations.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value=/^better-sqlite3/][importKind!='type']",
+          message: 'Load SQLite through SqliteBinding (src/store/sqlite-binding.ts), which picks the binding for this Node.js.',
+        },
+      ],
     },
   },
+  { files: ['src/store/sqlite-binding.ts'], rules: { 'no-restricted-syntax': 'off' } },
   {
     // Transports reach the store only through the domain. store-unavailable.ts is the exception by design: a pure
     // table of what the drivers throw for an outage (no store access), which toAppError maps to 503.
@@ -53,7 +63,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': layerRule(
         ...edges.map((folder) => ({ regex: into(folder), message: 'The store imports no transport or edge.' })),
         {
-          regex: into('domain', '.*-types\\.js$|errors\\.js$|things/summary-rules\\.js$|messages/message-json\\.js$|groups/unassigned-group\\.js$|series/rollup-rules\\.js$|series/rollup-merge\\.js$'),
+          regex: into('domain', '.*-types\\.js$|errors\\.js$|things/summary-rules\\.js$|messages/message-json\\.js$|groups/unassigned-group\\.js$|series/rollup-rules\\.js$|series/rollup-merge\\.js$|audit/audit-chain\\.js$|things/thing-labels\\.js$|webhooks/outbox-rules\\.js$|alerts/local-time\\.js$'),
           allowTypeImports: true,
           message: 'The store imports domain types and pure rule functions only.',
         },

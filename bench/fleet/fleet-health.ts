@@ -8,10 +8,6 @@
  *   npx tsx bench/fleet/fleet-health.ts
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/fleet/fleet-health.ts
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type Insertable } from 'kysely';
 import { ManualClock } from '../../src/domain/clock.js';
 import type { Principal } from '../../src/domain/auth/principal.js';
@@ -21,7 +17,7 @@ import { openDatabase, type Database } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import type { AlertsTable } from '../../src/store/schema.js';
 import { createStore } from '../../src/store/store.js';
-import { withClient } from '../lib/postgres-client.js';
+import { onEachBenchStore } from '../lib/bench-stores.js';
 
 const things = Number(process.env.BENCH_THINGS ?? 100_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -153,22 +149,5 @@ async function measure(name: string, url: string): Promise<void> {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'thingdesk-fleet-bench-'));
-try {
-  console.log(`median of ${runs} runs after one warm-up, ${things.toLocaleString('en-US')} things (store and domain, no HTTP)`);
-  await measure('sqlite', `file:${join(dir, 'fleet.db')}`);
-  const base = process.env.BENCH_DATABASE_URL;
-  if (base) {
-    const schema = `fleet_bench_${randomBytes(4).toString('hex')}`;
-    await withClient(base, (client) => client.query(`create schema ${schema}`));
-    try {
-      const url = new URL(base);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      await measure('postgres', url.toString());
-    } finally {
-      await withClient(base, (client) => client.query(`drop schema if exists ${schema} cascade`));
-    }
-  } else log('PostgreSQL skipped: BENCH_DATABASE_URL is not set');
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+console.log(`median of ${runs} runs after one warm-up, ${things.toLocaleString('en-US')} things (store and domain, no HTTP)`);
+await onEachBenchStore('fleet', measure);

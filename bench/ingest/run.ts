@@ -14,7 +14,7 @@
 import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.js';
 import type { FleetOptions } from '../../src/simulator/index.js';
 import { preparePlatformEntry, repoRoot, type PlatformEntry } from '../lib/node-entry.js';
 import { killAll, killChildrenOnSignal } from '../lib/processes.js';
@@ -59,7 +59,7 @@ const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 /** One scenario on the embedded broker and SQLite: a fresh platform (fresh store), measured, stopped. */
 async function runSqliteScenario(entry: PlatformEntry, batchSize: number): Promise<Omit<ScenarioResult, 'brokerCeiling' | 'storeCeiling'>> {
   const platform = await spawnPlatform(entry, platformEnv);
-  const rows = new SqliteDatabase(join(platform.workDir, 'bench.db'), { readonly: true });
+  const rows = new SqliteBinding(join(platform.workDir, 'bench.db'), { readonly: true });
   const countRows = rows.prepare<[], { rows: number }>('select count(*) as rows from messages');
   const simulatorRss = new RssSampler(process.pid, false);
   try {

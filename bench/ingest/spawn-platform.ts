@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchSigningKeySealingKey } from '../lib/http-platform.js';
 import type { PlatformEntry } from '../lib/node-entry.js';
 import { spawnChild, waitForOutput, type ChildHandle } from '../lib/processes.js';
 import { RssSampler } from '../lib/proc-stats.js';
@@ -60,6 +61,8 @@ export async function spawnPlatform(
         HOST: '127.0.0.1',
         MQTT_PORT: '0',
         LOG_LEVEL: 'info',
+        // Required on PostgreSQL (the relay and PostgreSQL variants), the same for every instance of a run.
+        SIGNING_KEY_SEALING_KEY: benchSigningKeySealingKey,
         DATABASE_URL: `file:${join(workDir, 'bench.db')}`,
         ...env,
       },

@@ -68,12 +68,17 @@ export interface ReadPlatform {
   stop(): Promise<void>;
 }
 
+/** The key sealing the token-signing keys in a bench store (SIGNING_KEY_SEALING_KEY; a bench secret, not a real one). */
+export const benchSigningKeySealingKey = 'YmVuY2gtc2lnbmluZy1rZXktc2VhbGluZy1rZXktMDEyMzQ1Njc4OQ==';
+
 /** Environment every read benchmark gives the platform (on top of DATABASE_URL and the caller's overrides). */
 export const readBenchPlatformEnv: Record<string, string> = {
   PORT: '0',
   HOST: '127.0.0.1',
   MQTT_PORT: '0',
   LOG_LEVEL: 'warn',
+  // Required on PostgreSQL (BENCH_DATABASE_URL): the key the token-signing keys are sealed under.
+  SIGNING_KEY_SEALING_KEY: benchSigningKeySealingKey,
   // The rate limiter must not cap the benchmark (10,000,000 a minute is the highest the configuration accepts) (it still runs: its cost is part of every request).
   RATE_LIMIT_PER_TOKEN: '10000000',
   RATE_LIMIT_PER_ADDRESS: '10000000',

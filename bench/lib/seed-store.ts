@@ -28,7 +28,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { createApiClient, createOrganization, createUser } from '../../src/domain/identity/identity-service.js';
 import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
@@ -194,7 +195,7 @@ function seedKey(shape: SeedShape): string {
 function cachedSeedProblem(path: string, shape: SeedShape): string | undefined {
   let connection: SqliteDatabase.Database | undefined;
   try {
-    connection = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
+    connection = new SqliteBinding(path, { readonly: true, fileMustExist: true });
     const applied = connection
       .prepare<[], { name: string }>('select name from schema_migrations order by name')
       .all()
@@ -252,7 +253,7 @@ export async function prepareSeededSqlite(shape: SeedShape, log: (text: string) 
     await database.close();
   }
   // Fold the WAL into the file, so one file is the whole seed (and copying it is enough).
-  const connection = new SqliteDatabase(path);
+  const connection = new SqliteBinding(path);
   connection.pragma('wal_checkpoint(TRUNCATE)');
   connection.close();
   let note = `seeded now in ${stats.seconds.toFixed(1)} s (${stats.commitSeconds.toFixed(1)} s of it in ingestBatchWriter commits, ${Math.round(stats.messages / stats.commitSeconds).toLocaleString('en-US')} rows/s)`;

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startApp } from '../../src/app/build-app.js';
+import { benchSigningKeySealingKey } from '../lib/http-platform.js';
 import { loadConfig } from '../../src/config/config.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { createMqttCredential, createOrganization } from '../../src/domain/identity/identity-service.js';
@@ -68,6 +69,8 @@ export async function measureRetentionSweep(
       LOG_LEVEL: 'silent',
       MESSAGE_RETENTION_DAYS: '365',
       RETENTION_SWEEP_INTERVAL_S: '604800',
+      // Required on PostgreSQL (options.databaseUrl): the key the token-signing keys are sealed under.
+      SIGNING_KEY_SEALING_KEY: benchSigningKeySealingKey,
     });
     const app = await startApp({ config, logger: createLogger('silent'), print: () => undefined });
     try {

@@ -10,7 +10,14 @@ import { randomBytes } from 'node:crypto';
 import { connectAsync } from 'mqtt';
 import pg from 'pg';
 import type { StoredMessage } from '../../src/domain/messages/message-types.js';
-import { decodeBatch, encodeBatch } from '../../src/integration/message-relay.js';
+import { decodeBatch, encodeBatches } from '../../src/integration/relay-batch.js';
+
+/** A batch as one signed payload (no packet limit here), and whether one reads back. */
+const relayKey = randomBytes(32);
+const relayTopic = 'thingdesk-cluster/messages/bench-instance';
+const encodeBatch = (origin: string, messages: readonly StoredMessage[]): string =>
+  encodeBatches(relayKey, relayTopic, { origin, sentAt: Date.now() }, messages, Infinity).payloads[0]!.bytes.toString('utf8');
+const readsBack = (payload: string): boolean => !('refused' in decodeBatch(relayKey, relayTopic, Buffer.from(payload)));
 
 const batches = Number(process.env.BENCH_BATCHES ?? 50);
 const batchSize = 1000;
@@ -56,7 +63,7 @@ async function measure(
   const latencies: number[] = [];
   let resolveArrival: (() => void) | undefined;
   arrived((payload) => {
-    if (!decodeBatch(Buffer.from(payload))) throw new Error(`${name}: a batch arrived damaged`);
+    if (!readsBack(payload)) throw new Error(`${name}: a batch arrived damaged`);
     resolveArrival?.();
   });
   const cpuStart = process.cpuUsage();

@@ -6,7 +6,9 @@
  * - MQTT CONNECT packets that announce 255 MB, and an authenticated uplink over the maximum packet size,
  * - a WebSocket holding many `messages` subscriptions that never reads what it is sent,
  * - an uplink of 1,000,000 elements (`[0,0,...]`),
- * - REST requests carrying random 14 KB bearer tokens, each one different.
+ * - REST requests carrying random 14 KB bearer tokens, each one different,
+ * - a Viewer's twenty aliased raw series, twenty failing aliased groupSeries, and anonymous sign-ins with fresh
+ *   e-mails (hostile-reads.ts).
  *
  * Each attack counts its attempts and how they ended, so the report shows that the hostile client kept trying
  * for the whole phase rather than giving up after one refusal.
@@ -24,6 +26,7 @@ import { connect as connectTcp } from 'node:net';
 import { connectAsync, type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { sleep } from '../lib/processes.js';
+import { hostileReads, type HostileReadName } from './hostile-reads.js';
 
 export interface HostileOptions {
   httpBase: string;
@@ -36,12 +39,27 @@ export interface HostileOptions {
   accessToken: () => string;
   /** Requests per second of each HTTP attack. */
   httpPerSecond: number;
+  /** A signed-in Viewer's access token, for the hostile reads. */
+  viewerToken: () => string;
+  /** TUIDs of reporting things, for the series the Viewer reads. */
+  tuids: readonly string[];
+  organizationName: string;
 }
 
 /** The attacker's own source address: a second loopback address, so the platform sees another client. */
 export const hostileAddress = '127.0.0.2';
 
-export type AttackName = 'fragment-bomb' | 'huge-connect' | 'oversize-uplink' | 'unread-subscriptions' | 'poison-uplink' | 'random-tokens';
+export type AttackName =
+  'fragment-bomb' | 'huge-connect' | 'oversize-uplink' | 'unread-subscriptions' | 'poison-uplink' | 'random-tokens' | HostileReadName;
+
+/** How many of each hostile read run side by side (the red team sent two of its aliased requests in parallel). */
+const hostileReadParallel: Record<HostileReadName, number> = {
+  'viewer-raw-series-year': 2,
+  'viewer-raw-series': 2,
+  'failing-siblings': 2,
+  // Two at the default per-address pace (see httpPerSecond): what a real deployment lets one address try.
+  'login-flood': 2,
+};
 
 export interface AttackCounts {
   attempts: number;
@@ -114,6 +132,9 @@ export function startHostile(options: HostileOptions): HostileClient {
       },
       1,
       httpInterval,
+    ),
+    ...(Object.keys(hostileReads) as HostileReadName[]).flatMap((name) =>
+      loop(name, () => hostileReads[name]({ ...options, agent }), hostileReadParallel[name], httpInterval),
     ),
   ];
   return {

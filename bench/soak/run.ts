@@ -5,11 +5,15 @@
  * second half and reports the slope: a leak shows as steady growth after the warm-up, not as the first minutes'
  * rise while caches fill.
  *
- * `npm run bench:soak -- --hostile` (or SOAK_HOSTILE=1) adds an attacker (hostile.ts). The run then alternates
- * calm and hostile phases of SOAK_PHASE_S, starting calm, and compares the legitimate latencies of the two kinds
- * of phase: REST and GraphQL readers, and a probe gateway's publish-to-PUBACK time (probe.ts). Alternating, rather
- * than one run with and one without, puts both under the same warm-up, store size and machine noise. It passes
- * when every p50 and p99 under attack is within 2x of its calm value and RSS stays under 400 MB.
+ * `npm run bench:soak -- --hostile` (or SOAK_HOSTILE=1) adds an attacker (hostile.ts, in a process of its own,
+ * hostile-process.ts, so its queueing is not counted as the platform's). The run then alternates calm and hostile
+ * phases of SOAK_PHASE_S, starting calm, and compares the legitimate latencies of the two kinds of phase: REST and
+ * GraphQL readers, and a probe gateway's publish-to-PUBACK time (probe.ts). Alternating, rather than one run with and
+ * one without, puts both under the same warm-up, store size and machine noise. It passes when every p50 and p99 under
+ * attack is within 2x of its calm value and RSS stays under 400 MB.
+ *
+ * `--duration=S` and `--phase=S` (seconds) override SOAK_DURATION_S and SOAK_PHASE_S; `--short` is a run of a few
+ * minutes (180 s in phases of 30 s, samples every 15 s), enough to see each hostile phase twice.
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,17 +24,21 @@ import { preparePlatformEntry, repoRoot } from '../lib/node-entry.js';
 import { killAll, killChildrenOnSignal, sleep } from '../lib/processes.js';
 import { readMemoryMiB } from '../lib/proc-stats.js';
 import { delta, scrapeMetrics } from '../lib/prometheus.js';
-import { startHostile, type HostileClient } from './hostile.js';
+import { type HostileClient } from './hostile.js';
+import { forkHostile } from './hostile-process.js';
 import { startPublishProbe } from './probe.js';
 import { startReader } from './readers.js';
 
-const durationS = Number(process.env.SOAK_DURATION_S ?? 600);
-const sampleS = Number(process.env.SOAK_SAMPLE_S ?? 30);
+/** The value of `--name=value` on the command line, if given. */
+const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const short = process.argv.includes('--short');
+const durationS = Number(flag('duration') ?? (short ? 180 : (process.env.SOAK_DURATION_S ?? 600)));
+const sampleS = Number(process.env.SOAK_SAMPLE_S ?? (short ? 15 : 30));
 const rate = Number(process.env.SOAK_RATE ?? 2000);
 // RSS may grow this much per hour over the second half before the run counts as leaking.
 const leakMiBPerHour = Number(process.env.SOAK_LEAK_MIB_PER_HOUR ?? 20);
 const hostileMode = process.argv.includes('--hostile') || process.env.SOAK_HOSTILE === '1';
-const phaseS = Number(process.env.SOAK_PHASE_S ?? 60);
+const phaseS = Number(flag('phase') ?? (short ? 30 : (process.env.SOAK_PHASE_S ?? 60)));
 const rssLimitMiB = Number(process.env.SOAK_RSS_LIMIT_MIB ?? 400);
 // Under attack, a legitimate latency may be at most this many times its calm value.
 const allowedSlowdown = 2;
@@ -90,9 +98,16 @@ async function main(): Promise<void> {
     // Tokens live 15 minutes; renew them every 10 so longer soaks do not turn into a stream of 401s.
     let restToken = await clientToken(base);
     let graphqlToken = await accessToken(base);
+    // The hostile reads come from a Viewer of the organization: the least a signed-in attacker needs.
+    const viewer = hostileMode ? await createViewer(base, graphqlToken) : undefined;
+    let viewerToken = viewer ? await accessToken(base, viewer) : '';
+    let attacker: ReturnType<typeof forkHostile> | undefined;
     const renew = setInterval(() => {
       void clientToken(base).then((token) => (restToken = token));
-      void accessToken(base).then((token) => (graphqlToken = token));
+      void Promise.all([
+        accessToken(base).then((token) => (graphqlToken = token)),
+        viewer ? accessToken(base, viewer).then((token) => (viewerToken = token)) : undefined,
+      ]).then(() => attacker?.setTokens({ access: graphqlToken, viewer: viewerToken }));
     }, 600_000);
     const tuids = fleet.deviceTuids;
     const pick = () => tuids[Math.floor(Math.random() * tuids.length)]!;
@@ -125,7 +140,6 @@ async function main(): Promise<void> {
       intervalMs: 50,
       record: recordIn('publish'),
     });
-    let attacker: HostileClient | undefined;
     const attacks: HostileClient['counts'][] = [];
     const switchPhase = async () => {
       if (attacker) {
@@ -135,15 +149,17 @@ async function main(): Promise<void> {
         phase = 'calm';
       } else {
         phase = 'hostile';
-        attacker = startHostile({
+        attacker = forkHostile({
           httpBase: base,
           mqttHost: '127.0.0.1',
           mqttPort: platform.mqttPort!,
           organizationId: benchOrganizationId,
           mqttUsername: benchBootstrap.BOOTSTRAP_MQTT_USERNAME,
           mqttPassword: benchBootstrap.BOOTSTRAP_MQTT_PASSWORD,
-          accessToken: () => graphqlToken,
+          tokens: { access: graphqlToken, viewer: viewerToken },
           httpPerSecond: 200,
+          tuids,
+          organizationName: benchBootstrap.BOOTSTRAP_ORG,
         });
       }
       console.log(`-- ${phase} phase`);
@@ -345,22 +361,41 @@ async function clientToken(base: string): Promise<string> {
   return ((await response.json()) as { data: { token: string } }).data.token;
 }
 
-async function accessToken(base: string): Promise<string> {
+interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** An access token of the bootstrap Manager, or of `user`. */
+async function accessToken(
+  base: string,
+  user: Credentials = { email: benchBootstrap.BOOTSTRAP_EMAIL, password: benchBootstrap.BOOTSTRAP_PASSWORD },
+): Promise<string> {
   const response = await fetch(`${base}/v1/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       query: 'mutation($i: LoginInput!) { login(loginInput: $i) { accessToken } }',
-      variables: {
-        i: {
-          email: benchBootstrap.BOOTSTRAP_EMAIL,
-          password: benchBootstrap.BOOTSTRAP_PASSWORD,
-          organizationName: benchBootstrap.BOOTSTRAP_ORG,
-        },
-      },
+      variables: { i: { ...user, organizationName: benchBootstrap.BOOTSTRAP_ORG } },
     }),
   });
   return ((await response.json()) as { data: { login: { accessToken: string } } }).data.login.accessToken;
+}
+
+/** A Viewer of the bench organization, created by the Manager signed in with `managerToken`. */
+async function createViewer(base: string, managerToken: string): Promise<Credentials> {
+  const viewer = { email: 'hostile-viewer@bench.test', password: 'hostile-viewer-password' };
+  const response = await fetch(`${base}/v1/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${managerToken}` },
+    body: JSON.stringify({
+      query: 'mutation($e: String!, $p: String!) { createUser(email: $e, password: $p, role: VIEWER) { email } }',
+      variables: { e: viewer.email, p: viewer.password },
+    }),
+  });
+  const body = (await response.json()) as { errors?: unknown[] };
+  if (body.errors) throw new Error(`creating the hostile Viewer failed: ${JSON.stringify(body.errors)}`);
+  return viewer;
 }
 
 await main();

@@ -9,10 +9,11 @@ import { DomainEventBus } from '../domain/events.js';
 import type { RawHorizon } from '../domain/series/series-types.js';
 import { browsableHost, listen, portOf } from './listeners.js';
 import type { DomainDeps } from '../domain/domain-deps.js';
-import { SigningKeys } from '../domain/auth/signing-keys.js';
+import type { SigningKeys } from '../domain/auth/signing-keys.js';
 import { buildHttpServer } from '../http/build-http-server.js';
 import { registerCors } from '../http/cors.js';
 import { registerHealthRoutes, type ReadinessCheck } from '../http/service/health-routes.js';
+import { registerStartupGate } from '../http/service/startup-gate.js';
 import { registerMetricsRoute } from '../http/service/metrics-route.js';
 import { registerMqttAuthRoutes } from '../http/service/mqtt-auth-routes.js';
 import { registerJwksRoutes } from '../http/service/jwks-routes.js';
@@ -24,20 +25,24 @@ import { refuseReservedTuidClaims } from '../domain/things/uplink-tuid-claims.js
 import { packageVersion } from './package-version.js';
 import { ClientTokens } from '../domain/auth/client-tokens.js';
 import { UserSessions } from '../domain/auth/user-sessions.js';
+import { buildSingleSignOn } from './single-sign-on.js';
 import { registerGraphql } from '../http/graphql/graphql-plugin.js';
 import { IngestService } from '../ingest/ingest-service.js';
 import { ClusterEvents } from '../integration/cluster-events.js';
 import { startDataFeed } from '../integration/data-feed.js';
-import { MessageRelay } from '../integration/message-relay.js';
+import { MessageRelay, relayKeyName } from '../integration/message-relay.js';
 import { SharedRateLimits } from '../integration/shared-rate-limits.js';
 import { DynsecCredentials } from '../integration/dynsec-credentials.js';
 import { mqttPasswordSealer, unsealSecret } from '../domain/identity/secrets.js';
+import { PasswordHashing, type PasswordHasher } from '../domain/identity/password-hashing.js';
 import { clusterMessagesFilter } from '../mqtt/topics.js';
 import { startAlertFeed } from '../integration/alert-feed.js';
 import { mqttCommandDownlink } from '../integration/command-downlink.js';
+import { GatewaySightings } from '../domain/gateways/gateway-sightings.js';
 import { AlertEngine } from '../domain/alerts/alert-engine.js';
-import { InstanceRegistry } from '../domain/deployment/instance-registry.js';
+import { InstanceRegistry, liveInstanceIds } from '../domain/deployment/instance-registry.js';
 import { retentionDefaultsOf, type RetentionDefaults } from '../domain/retention/retention-rules.js';
+import { HeavyWorkGate } from '../domain/workload/heavy-work-gate.js';
 import { rawHorizon as rawHorizonOf } from '../domain/retention/retention-service.js';
 import { RetentionSweeper } from '../domain/retention/retention-sweeper.js';
 import type { SweepReport } from '../domain/retention/retention-types.js';
@@ -52,9 +57,16 @@ import { registerStudio } from '../http/studio/studio-routes.js';
 import { bootstrapIfEmpty, checkBootstrapValues, formatBootstrapReport, type BootstrapReport } from './bootstrap.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, infoGauge, observeRuntime, observedGauge, type Metrics } from '../observability/metrics.js';
-import { startMqtt } from './start-mqtt.js';
+import { mqttAuthFailuresOf, startMqtt } from './start-mqtt.js';
 import { studioDirectory } from './studio-directory.js';
 import { openStore } from './open-store.js';
+import { openSigningKeys } from './signing-key-sealing.js';
+import { WebhookEndpointView } from '../domain/webhooks/endpoint-view.js';
+import type { WebhookOutboxHolder } from '../store/webhook-outbox-writer.js';
+import { allowListOf } from '../domain/webhooks/address-rules.js';
+import type { WebhookServices } from '../domain/webhooks/webhook-service.js';
+import { WebhookSender } from '../integration/webhook-sender.js';
+import { WebhookDispatcher } from '../integration/webhook-dispatcher.js';
 
 export interface AppOptions {
   config: Config;
@@ -66,6 +78,8 @@ export interface AppOptions {
   print?: (text: string) => void;
   /** The built studio to serve (default dist/studio; tests of an unbuilt studio point elsewhere). */
   studioDirectory?: string;
+  /** Replaces argon2 under the cap on its work (tests hold it to fill PASSWORD_HASH_CONCURRENCY). */
+  argon2?: PasswordHasher;
 }
 
 /** Everything a running platform holds; built by `startApp`, handed to transports and tests. */
@@ -121,9 +135,16 @@ export async function startApp(options: AppOptions): Promise<App> {
     const unbounded = await openStore(config.databaseUrl);
     await migrateToLatest(unbounded).finally(() => unbounded.close());
   }
-  const database = await openStore(config.databaseUrl, config.storeTimeoutMs);
+  const database = await openStore(config.databaseUrl, {
+    queryTimeoutMs: config.storeTimeoutMs,
+    readerThreads: config.sqliteReaderThreads,
+  });
   // Stopped in reverse order of starting: HTTP, then MQTT, then the ingest queue, then the store.
   const stoppers: (() => Promise<void>)[] = [() => database.close()];
+  // Listeners are bound before the first organization exists (a port in use must fail a start that created
+  // nothing); until the end of this function callers are told to come back (503 STARTING, CONNACK 0x88).
+  let starting = true;
+  const isStarting = () => starting;
   const stop = async () => {
     for (const stopOne of stoppers.splice(0).reverse())
       await stopOne().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
@@ -131,19 +152,37 @@ export async function startApp(options: AppOptions): Promise<App> {
   try {
     // PostgreSQL was migrated above; SQLite (a file, or :memory:) on the connection it will serve from.
     if (database.dialect === 'sqlite') await migrateToLatest(database);
+    // SQLite's reader threads start now, on the migrated store: the first heavy read does not wait for them.
+    if (database.driver.dialect === 'sqlite') database.driver.readers?.prestart();
     // Every store call is timed by operation (thingdesk_store_query_duration_seconds), on both dialects.
-    const storeOptions = { exportConnections: config.exportConnections };
+    // Filled once the webhook endpoints are loaded: the store's writes add their webhook deliveries (the outbox).
+    const webhookOutbox: WebhookOutboxHolder = { alertTimeZone: config.alertTimeZone };
+    const storeOptions = { exportConnections: config.exportConnections, webhookOutbox };
     const store = timedStore(createStore(database, storeOptions), (operation) => metrics.storeQuerySeconds.observer(operation));
-    const signingKeys = new SigningKeys(store.signingKeys, clock);
-    await signingKeys.start();
+    // Their private parts are sealed under a key kept outside the store (signing-key-sealing.ts).
+    const signingKeys = await openSigningKeys(store.signingKeys, clock, config);
     // With a managed broker, MQTT passwords are also sealed, so the platform can provision them there (docs/mqtt.md).
     const sealMqttPassword = mqttPasswordSealer(config.mqttAuthSealingKey);
     const sealing = sealMqttPassword && { sealMqttPassword };
+    // All argon2 work of the process takes turns here (password-hashing.ts); sign-ins past the queue get 503, MQTT
+    // CONNECTs wait for theirs (the broker's auth throttle bounds them).
+    const passwordHashing = new PasswordHashing(
+      { concurrency: config.passwordHashConcurrency, queue: config.passwordHashQueue },
+      options.argon2,
+      (outcome) => metrics.passwordHashing.inc({ outcome }),
+    );
 
     // No thing may take a TUID that is a fixed path segment where the API takes a TUID (`alerts`), derived from
     // the REST routes before anything can claim a thing (uplinks start below).
     const reservedTuids = reservedTuidsOf(await restRoutePaths(config));
-    const commit = ingestBatchWriter(database);
+    // Webhooks (SPEC 11): the endpoints in memory, matched at enqueue by every cause's transaction.
+    const webhookView = new WebhookEndpointView({ store, events }, (config.webhookRetryScheduleS[0] ?? 0) * 1000);
+    await webhookView.start();
+    webhookOutbox.targets = webhookView;
+    stoppers.push(async () => webhookView.stop());
+    const commit = ingestBatchWriter(database, { rollups: true, webhooks: webhookView });
+    // SQLite: the dispatcher's writes go to the writer thread, so none holds the event loop waiting for its lock.
+    if (commit.statements) store.webhooks.routeWrites(commit.statements);
     // Stopped after the ingest queue drained and before the store closes (SQLite: ends the writer thread).
     stoppers.push(() => commit.close());
     // Stopped after the ingest queue has drained (its last batches may close alerts), before the store closes.
@@ -161,8 +200,28 @@ export async function startApp(options: AppOptions): Promise<App> {
     const relay =
       config.mqttUrl === undefined || !config.mqttLiveRelay
         ? undefined
-        : new MessageRelay({ url: config.mqttUrl, instanceId, events, logger });
-    if (relay) stoppers.push(() => relay.stop());
+        : new MessageRelay({
+            url: config.mqttUrl,
+            instanceId,
+            events,
+            logger,
+            // Batches are signed with a key only the instances know, through the store they share.
+            key: await store.clusterSecrets.getOrCreate(relayKeyName, clock.now()),
+            // Only the instances of the register are taken at their word; a SQLite store has one instance, this one.
+            liveInstanceIds: database.dialect === 'postgres' ? () => liveInstanceIds({ store, clock }) : () => Promise.resolve([]),
+            maxPacketBytes: config.mqttRelayMaxPacketBytes,
+            maxHeld: config.liveOrderMaxHeld,
+          });
+    if (relay) {
+      stoppers.push(() => relay.stop());
+      observedGauge(
+        metrics,
+        'thingdesk_live_relay',
+        'Live relay between instances: messages not relayed (too large for a packet, or refused), batches received and refused (signature, origin, age), gaps skipped in live streams, messages held for their predecessor.',
+        'figure',
+        () => ({ ...relay.counts, ...relay.orderCounts }),
+      );
+    }
     const alertEngine = new AlertEngine({ store, clock, events, logger, config, instanceId });
     stoppers.push(() => alertEngine.stop());
     const retentionDefaults = retentionDefaultsOf(config);
@@ -178,11 +237,15 @@ export async function startApp(options: AppOptions): Promise<App> {
       onSweep: (report) => recordSweep(metrics, report),
       // Rollup rows are keyed by the hour of their messages' tsmTs (Unix seconds): whole hours before the horizon go.
       expireRollups: (organizationId, beforeHourStartMs, limit) => store.rollups.expire(organizationId, beforeHourStartMs / 1000, limit),
+      auditRetentionDays: config.auditRetentionDays,
+      webhookLog: { retentionDays: config.webhookLogRetentionDays, expire: (before, limit) => store.webhooks.expireLog(before, limit) },
     });
     // Stopped before the writer closes (it runs its SQLite steps there).
     stoppers.push(() => retention.stop());
+    const gatewaySightings = new GatewaySightings({ store, clock, logger });
     const ingest = new IngestService({
       commit: refuseReservedTuidClaims(commit, { store, reservedTuids }),
+      gatewaySeen: (from) => gatewaySightings.record(from.organizationId, from.gatewayTuid, from.client),
       organizationExists: async (organizationId) => (await store.organizations.get(organizationId)) !== undefined,
       events,
       metrics,
@@ -217,7 +280,17 @@ export async function startApp(options: AppOptions): Promise<App> {
         throw new ConfigError('MQTT_AUTH', `cannot manage the broker's dynamic security through MQTT_URL: ${(error as Error).message}`);
       });
     }
-    const mqtt = await startMqtt({ store, clock, config, logger, ingest, events, instanceId });
+    const mqtt = await startMqtt({
+      store,
+      clock,
+      config,
+      logger,
+      ingest,
+      events,
+      instanceId,
+      isStarting,
+      passwords: passwordHashing.patient(),
+    });
     stoppers.push(() => mqtt.stop());
     const consumerStats = mqtt.consumerStats?.bind(mqtt);
     if (consumerStats) {
@@ -243,6 +316,43 @@ export async function startApp(options: AppOptions): Promise<App> {
       });
     }
     startCommandResponseMatcher({ store, events });
+    const webhookAllow = allowListOf(config.webhookAllowPrivate);
+    const webhookSender = new WebhookSender({
+      allow: webhookAllow,
+      timeoutMs: config.webhookTimeoutMs,
+      connections: config.webhookConcurrency,
+    });
+    const webhookDispatcher = new WebhookDispatcher(
+      {
+        store,
+        clock,
+        events,
+        view: webhookView,
+        sender: webhookSender,
+        unseal: (sealed) => signingKeys.unsealOther(sealed),
+        logger,
+        metrics,
+      },
+      {
+        retryScheduleS: config.webhookRetryScheduleS,
+        concurrency: config.webhookConcurrency,
+        timeoutMs: config.webhookTimeoutMs,
+        disableAfterS: config.webhookDisableAfterS,
+        soleDispatcher: database.dialect === 'sqlite',
+      },
+    );
+    // New deliveries go from the ingest writer to this dispatcher at their commit, without a claim (OutboxHandOff).
+    webhookView.handOff = webhookDispatcher;
+    webhookDispatcher.start();
+    stoppers.push(() => webhookSender.close());
+    stoppers.push(() => webhookDispatcher.stop());
+    const webhooks: WebhookServices = {
+      seal: (secret) => signingKeys.sealOther(secret),
+      allow: webhookAllow,
+      secretOverlapS: config.webhookSecretOverlapS,
+      sendNow: (endpoint, delivery) => webhookDispatcher.sendNow(endpoint, delivery),
+      log: (fields, message) => logger.info(fields, message),
+    };
     startAlertFeed({ events, mqtt, timeZone: config.alertTimeZone, logger });
     await alertEngine.start();
     retention.start();
@@ -253,10 +363,12 @@ export async function startApp(options: AppOptions): Promise<App> {
     ];
     const clientTokens = new ClientTokens({ store, clock, signingKeys, events });
     const http = buildHttpServer({ logger, metrics, trustProxy: config.trustProxy });
+    registerStartupGate(http, isStarting);
     await registerCors(http, config.corsOrigins);
     registerHealthRoutes(http, { checks });
-    // With METRICS_PORT, /metrics has a listener of its own (below) and is not on the API port.
-    if (config.metricsPort === undefined) registerMetricsRoute(http, { metrics, token: config.metricsToken });
+    // With METRICS_PORT, /metrics has a listener of its own (below; open to whoever reaches METRICS_HOST) and is not
+    // on the API port; there, without METRICS_TOKEN, it answers only this host (metrics-route.ts).
+    if (config.metricsPort === undefined) registerMetricsRoute(http, { metrics, token: config.metricsToken, loopbackOnly: true });
     registerJwksRoutes(http, { signingKeys });
     if (config.mqttAuth === 'http') {
       // The broker asks the platform who may connect, publish and subscribe (docs/mqtt.md).
@@ -265,9 +377,11 @@ export async function startApp(options: AppOptions): Promise<App> {
         store,
         clock,
         events,
+        passwords: passwordHashing.patient(),
         secret: config.mqttAuthHttpSecret!,
         platform: { username: decodeURIComponent(brokerUser.username), password: decodeURIComponent(brokerUser.password) },
         feedTemplate: config.integrationTopic,
+        authFailures: mqttAuthFailuresOf(config),
       });
     }
     await registerOpenApi(http, { restBasePath: config.restBasePath, version: packageVersion });
@@ -297,21 +411,60 @@ export async function startApp(options: AppOptions): Promise<App> {
         address: limits.perAddress.size,
       }),
     );
+    const readers = database.driver.dialect === 'sqlite' ? database.driver.readers : undefined;
+    if (readers)
+      // A backlog of heavy reads shows here before it shows as slow answers.
+      observedGauge(
+        metrics,
+        'thingdesk_sqlite_readers',
+        'SQLite reader threads for heavy reads: threads started, threads reading, reads waiting for one.',
+        'figure',
+        () => readers.load,
+      );
     const downlink = mqttCommandDownlink(mqtt);
     // Where series stop reading raw messages and read rollups: the organization's raw retention (tsmTs taken for
     // arrival, which it is for a device with a right clock; docs/decisions.md, Retention and series).
     const rawHorizon: RawHorizon =
       options.rawHorizon ?? ((organizationId) => rawHorizonOf({ store, clock, retentionDefaults }, organizationId));
     // What every domain function receives, built once for both transports.
-    const domain: DomainDeps = { store, clock, events, reservedTuids, rawHorizon, retentionDefaults, ...sealing };
-    registerRest(http, { ...domain, config, clientTokens, downlink, limits });
-    const sessions = new UserSessions({ store, clock, signingKeys, events });
-    const graphql = registerGraphql(http, { ...domain, config, sessions, downlink, limits, metrics });
+    const heavyWork = new HeavyWorkGate(config.heavyRequestsPerCaller);
+    const domain: DomainDeps = {
+      store,
+      clock,
+      events,
+      reservedTuids,
+      rawHorizon,
+      retentionDefaults,
+      passwords: passwordHashing,
+      heavyWork,
+      webhooks,
+      ...sealing,
+    };
+    // Single sign-on (SPEC section 15): the relying party, provider access tokens and the /auth/oidc routes.
+    const sso = buildSingleSignOn({ config, store, clock, events, logger });
+    registerRest(http, { ...domain, config, clientTokens, downlink, limits, providerTokens: sso.providerTokens });
+    const sessions = new UserSessions({
+      store,
+      clock,
+      signingKeys,
+      events,
+      passwords: passwordHashing,
+      addressLimits: { failuresPerAddress: config.loginFailuresPerAddress, windowMs: 60_000 },
+      passwordLogin: config.sso.passwordLogin,
+      providerAccess: sso.providerTokens && ((token) => sso.providerTokens!.verifyAsUser(token)),
+    });
+    const ssoSignIn = sso.register(http, sessions, limits.perAddress);
+    const graphql = registerGraphql(http, { ...domain, config, sessions, downlink, limits, metrics, ssoSignIn });
     await registerStudio(http, {
       directory: options.studioDirectory ?? studioDirectory,
       graphqlPath: config.graphqlPath,
       restBasePath: config.restBasePath,
       mapTileUrl: config.mapTileUrl,
+      alertTimeZone: config.alertTimeZone,
+      batteryLowPercent: config.batteryLowPercent,
+      deviceTimeoutS: config.deviceTimeoutS,
+      mqttUrl: config.mqttUrl,
+      mqttPort: config.mqttPort,
       logger,
     });
     observeRuntime(metrics, {
@@ -363,6 +516,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     infoGauge(metrics, 'thingdesk_instance_info', 'This instance: its id in the deployment (thingdesk status).', {
       instance_id: instanceId,
     });
+    starting = false;
     logger.info(
       { httpPort, metricsPort, mqttPort: mqtt.port, mqtt: mqtt.mode, instanceId, database: redactUrl(config.databaseUrl) },
       'thingdesk listening',

@@ -6,7 +6,13 @@ import type { IngestService } from '../ingest/ingest-service.js';
 import { EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { ExternalBroker } from '../mqtt/external-broker.js';
 import type { MqttTransport, UplinkHandler } from '../mqtt/mqtt-transport.js';
+import type { AuthThrottleLimits } from '../mqtt/auth-throttle.js';
 import type { Logger } from '../observability/logger.js';
+
+/** The MQTT authentication throttle's limits, the same for the embedded broker and MQTT_AUTH=http's routes. */
+export function mqttAuthFailuresOf(config: Config): AuthThrottleLimits {
+  return { perUsername: config.mqttAuthFailuresPerUsername, perAddress: config.mqttAuthFailuresPerAddress, windowMs: 60_000 };
+}
 
 /**
  * Starts the platform's MQTT side: the embedded broker when MQTT_URL is unset, else a client of the external
@@ -14,7 +20,7 @@ import type { Logger } from '../observability/logger.js';
  * the variable to change (MQTT_PORT or MQTT_URL).
  */
 export async function startMqtt(
-  deps: IdentityDeps & { config: Config; logger: Logger; ingest: IngestService; instanceId: string },
+  deps: IdentityDeps & { config: Config; logger: Logger; ingest: IngestService; instanceId: string; isStarting: () => boolean },
 ): Promise<MqttTransport> {
   const { config, logger, ingest } = deps;
   const onUplink: UplinkHandler = (delivery) =>
@@ -33,11 +39,12 @@ export async function startMqtt(
       maxPacketSize: config.mqttMaxPacketSize,
       connectTimeoutMs: config.mqttConnectTimeoutS * 1000,
       credentialRecheckMs: config.mqttCredentialRecheckS * 1000,
-      authFailures: { perUsername: config.mqttAuthFailuresPerUsername, perAddress: config.mqttAuthFailuresPerAddress, windowMs: 60_000 },
+      authFailures: mqttAuthFailuresOf(config),
       now: () => deps.clock.now(),
       feedTemplate: config.integrationTopic,
       logger,
       authenticate: (username, password) => authenticateMqttCredential(deps, username, password),
+      isStarting: deps.isStarting,
       isCredentialActive: (username) => isMqttCredentialActive(deps, username),
       onUplink,
     });

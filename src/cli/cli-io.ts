@@ -1,4 +1,6 @@
 import type { Config } from '../config/config.js';
+import { userInfo } from 'node:os';
+import { withAuditScope, type AuditScope } from '../domain/audit/audit-context.js';
 import { loadConfig } from '../config/config.js';
 import { systemClock } from '../domain/clock.js';
 import { AppError, validationFailed, type ErrorCode } from '../domain/errors.js';
@@ -46,7 +48,10 @@ export async function withStore<T>(io: CliIo, work: (deps: IdentityDeps, config:
   try {
     await migrateToLatest(database);
     const sealMqttPassword = mqttPasswordSealer(config.mqttAuthSealingKey);
-    return await work({ store: createStore(database), clock: systemClock, ...(sealMqttPassword && { sealMqttPassword }) }, config);
+    // Every change a command makes is recorded as the CLI's, by the account that ran it (SPEC 14).
+    return await withAuditScope(cliAuditScope(), () =>
+      work({ store: createStore(database), clock: systemClock, ...(sealMqttPassword && { sealMqttPassword }) }, config),
+    );
   } catch (error) {
     throw inCommandTerms(error, names);
   } finally {
@@ -62,4 +67,15 @@ function inCommandTerms(error: unknown, names: CliNames): unknown {
   }
   const hint = names.hints?.[error.code];
   return hint === undefined ? error : new AppError(error.code, `${error.message} (check ${hint})`, error.errors, error.meta);
+}
+
+/** The CLI as an audit actor: the operating-system account that ran it. */
+function cliAuditScope(): AuditScope {
+  let account = 'unknown';
+  try {
+    account = userInfo().username;
+  } catch {
+    // no passwd entry (a container's arbitrary uid): the account stays unknown
+  }
+  return { via: 'cli', requestId: null, address: null, actor: { type: 'cli', id: account, label: `thingdesk CLI (${account})` } };
 }

@@ -1,4 +1,5 @@
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
+import ipaddr from 'ipaddr.js';
 import { ConfigError } from './config-error.js';
 import {
   parseChoice,
@@ -14,6 +15,7 @@ import {
   parseTopicTemplate,
   parseTrustedProxies,
 } from './parsers.js';
+import { loadSsoConfig, ssoVariables, type SsoConfig } from './sso-config.js';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -71,6 +73,10 @@ export interface Config {
   graphqlSendBufferBytes: number;
   /** How often live connections' sessions are checked against the store (sessions ended on other instances). */
   graphqlSessionRecheckS: number;
+  /** The cost one GraphQL request may add up to (operation-cost.ts); a costlier one is refused with COST_LIMIT. */
+  graphqlCostLimit: number;
+  /** Requests of one caller that may read series, exports or the fleet overview at once on one instance. */
+  heavyRequestsPerCaller: number;
   /** IANA zone for the local date-times of alert periods. */
   alertTimeZone: string;
   /** Silence, in seconds, after which a gateway / device connection-lost alert opens. */
@@ -93,10 +99,19 @@ export interface Config {
   /** Requests per minute allowed per token and per client address. */
   rateLimitPerToken: number;
   rateLimitPerAddress: number;
+  /** Organizations whose Managers are the platform's operators: their GraphQL schema adds the deployment's instances. */
+  platformOperatorOrganizations: string[];
+  /** Failed GraphQL sign-ins per client address within a minute before its sign-ins are refused unchecked (no argon2). */
+  loginFailuresPerAddress: number;
+  /** argon2 hashes and verifies running at once in this process, and how many more may wait before refusals (503). */
+  passwordHashConcurrency: number;
+  passwordHashQueue: number;
   /** PostgreSQL: the longest one store statement may take before the request fails with 503 (milliseconds). */
   storeTimeoutMs: number;
   /** PostgreSQL: most message exports streaming at once, each on a connection of its own outside the pool. */
   exportConnections: number;
+  /** SQLite: reader threads for heavy reads (series, long message pages, exports, fleet health); 0: on the event loop. */
+  sqliteReaderThreads: number;
   /** An export whose client moves no byte for this long is cut (seconds): it would hold its connection forever. */
   exportStallTimeoutS: number;
   /** Memory for compacted days' series points kept rendered (http/rest/rendered-days.ts), megabytes; 0: none. */
@@ -121,14 +136,29 @@ export interface Config {
   mqttSharedGroup: string;
   /** External broker: relay each instance's stored uplinks to the others' live streams (message-relay.ts). */
   mqttLiveRelay: boolean;
+  /**
+   * External broker: the largest relay packet (bytes) when the broker announces no Maximum Packet Size; a broker
+   * that announces one smaller is obeyed. A batch is split to fit; a message that fits no packet is not relayed.
+   */
+  mqttRelayMaxPacketBytes: number;
+  /** Live messages held for their predecessor (stored order per thing) across all things; beyond it a gap is skipped. */
+  liveOrderMaxHeld: number;
   /** External broker: who keeps its credentials and access rules: the operator (`none`) or the platform. */
   mqttAuth: MqttAuthMode;
   /** MQTT_AUTH=http: the bearer token the broker sends to the platform's authentication endpoints. */
   mqttAuthHttpSecret: string | undefined;
   /** MQTT_AUTH=mosquitto-dynsec: the key that seals MQTT passwords so the platform can provision them again. */
   mqttAuthSealingKey: string | undefined;
+  /**
+   * The key that seals the token-signing keys in the store (AES-256-GCM, as MQTT passwords are sealed). Required on
+   * PostgreSQL, where every instance needs the same one; unset on SQLite: a key file beside the store, made on the
+   * first start (src/app/signing-key-sealing.ts).
+   */
+  signingKeySealingKey: string | undefined;
   /** Days raw messages are kept after arrival, unless an organization sets its own; 0 keeps them forever. */
   messageRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS: days audit entries are kept (0: forever); expiry leaves the chain verifiable from an anchor. */
+  auditRetentionDays: number;
   /** Days hourly and daily rollups are kept, unless an organization sets its own; 0 keeps them forever. */
   rollupRetentionDays: number;
   /** Days dead letters are kept after arrival; 0 keeps them forever. */
@@ -137,6 +167,22 @@ export interface Config {
   retentionSweepIntervalS: number;
   /** `thingdesk serve` only: how far V8 lets the heap grow past what its last full collection kept (%); 0: V8 decides. */
   heapGrowingPercent: number;
+  /** Single sign-on with OpenID Connect, PUBLIC_URL and AUTH_PASSWORD_LOGIN (SPEC section 15; sso-config.ts). */
+  sso: SsoConfig;
+  /** Webhooks (SPEC 11): an attempt's time limit (ms). */
+  webhookTimeoutMs: number;
+  /** Webhooks: the delay before each attempt (seconds), one entry per attempt. */
+  webhookRetryScheduleS: number[];
+  /** Webhooks: requests in flight per endpoint. */
+  webhookConcurrency: number;
+  /** Webhooks: an endpoint failing this long (seconds) without a success is disabled. */
+  webhookDisableAfterS: number;
+  /** Webhooks: CIDRs of private receivers allowed (LAN); metadata addresses stay refused. */
+  webhookAllowPrivate: string[];
+  /** Webhooks: how long the previous secret keeps signing after a rotation (seconds). */
+  webhookSecretOverlapS: number;
+  /** Webhooks: days the delivery log is kept; 0 keeps it forever. */
+  webhookLogRetentionDays: number;
   bootstrap: BootstrapConfig;
 }
 
@@ -211,6 +257,18 @@ const settings = {
     fallback: '5',
     read: (name: string, raw: string) => parseInteger(name, raw, 1, 3600),
   },
+  graphqlCostLimit: {
+    variable: 'GRAPHQL_COST_LIMIT',
+    fallback: '50000',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1000, 100_000_000),
+  },
+  heavyRequestsPerCaller: {
+    variable: 'HEAVY_REQUESTS_PER_CALLER',
+    // The studio draws a thing's charts side by side, one series request each: a catalog message has up to ten
+    // numeric fields, so fewer slots would refuse a chart of an ordinary page.
+    fallback: '16',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 1000),
+  },
   alertTimeZone: { variable: 'ALERT_TIMEZONE', fallback: 'UTC', read: parseTimeZone },
   gatewayTimeoutS: { variable: 'GATEWAY_TIMEOUT_S', fallback: '900', read: positiveSeconds },
   deviceTimeoutS: { variable: 'DEVICE_TIMEOUT_S', fallback: '3600', read: positiveSeconds },
@@ -224,6 +282,23 @@ const settings = {
   metricsToken: { variable: 'METRICS_TOKEN', fallback: undefined, read: parseSecretToken },
   rateLimitPerToken: { variable: 'RATE_LIMIT_PER_TOKEN', fallback: '6000', read: perMinute },
   rateLimitPerAddress: { variable: 'RATE_LIMIT_PER_ADDRESS', fallback: '12000', read: perMinute },
+  platformOperatorOrganizations: { variable: 'PLATFORM_OPERATOR_ORGANIZATIONS', fallback: '', read: parseOrganizationIdList },
+  loginFailuresPerAddress: {
+    variable: 'LOGIN_FAILURES_PER_ADDRESS',
+    fallback: '30',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000),
+  },
+  // Half the cores by default: argon2 runs outside the event loop but on the same machine, and ingest keeps the rest.
+  passwordHashConcurrency: {
+    variable: 'PASSWORD_HASH_CONCURRENCY',
+    fallback: String(Math.max(1, Math.floor(availableParallelism() / 2))),
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 64),
+  },
+  passwordHashQueue: {
+    variable: 'PASSWORD_HASH_QUEUE',
+    fallback: '8',
+    read: (name: string, raw: string) => parseInteger(name, raw, 0, 10_000),
+  },
   storeTimeoutMs: {
     variable: 'STORE_TIMEOUT_MS',
     fallback: '10000',
@@ -233,6 +308,11 @@ const settings = {
     variable: 'EXPORT_CONNECTIONS',
     fallback: '4',
     read: (name: string, raw: string) => parseInteger(name, raw, 1, 100),
+  },
+  sqliteReaderThreads: {
+    variable: 'SQLITE_READER_THREADS',
+    fallback: '2',
+    read: (name: string, raw: string) => parseInteger(name, raw, 0, 16),
   },
   exportStallTimeoutS: {
     variable: 'EXPORT_STALL_TIMEOUT_S',
@@ -287,13 +367,25 @@ const settings = {
     fallback: 'on',
     read: (name: string, raw: string) => parseChoice(name, raw, ['on', 'off'] as const) === 'on',
   },
+  mqttRelayMaxPacketBytes: {
+    variable: 'MQTT_RELAY_MAX_PACKET_BYTES',
+    fallback: '1048576',
+    read: (name: string, raw: string) => parseInteger(name, raw, 4_096, 268_435_455),
+  },
+  liveOrderMaxHeld: {
+    variable: 'LIVE_ORDER_MAX_HELD',
+    fallback: '10000',
+    read: (name: string, raw: string) => parseInteger(name, raw, 100, 1_000_000),
+  },
   mqttAuth: { variable: 'MQTT_AUTH', fallback: 'none', read: (name: string, raw: string) => parseChoice(name, raw, mqttAuthModes) },
   mqttAuthSealingKey: { variable: 'MQTT_AUTH_SEALING_KEY', fallback: undefined, read: parseSealingKey },
   mqttAuthHttpSecret: { variable: 'MQTT_AUTH_HTTP_SECRET', fallback: undefined, read: parseSecretToken },
+  signingKeySealingKey: { variable: 'SIGNING_KEY_SEALING_KEY', fallback: undefined, read: parseSealingKey },
   trustProxy: { variable: 'TRUST_PROXY', fallback: '', read: parseTrustedProxies },
   messageRetentionDays: { variable: 'MESSAGE_RETENTION_DAYS', fallback: '365', read: retentionDays },
   rollupRetentionDays: { variable: 'ROLLUP_RETENTION_DAYS', fallback: '0', read: retentionDays },
   deadLetterRetentionDays: { variable: 'DEAD_LETTER_RETENTION_DAYS', fallback: '30', read: retentionDays },
+  auditRetentionDays: { variable: 'AUDIT_RETENTION_DAYS', fallback: '365', read: retentionDays },
   retentionSweepIntervalS: {
     variable: 'RETENTION_SWEEP_INTERVAL_S',
     fallback: '3600',
@@ -304,6 +396,29 @@ const settings = {
     fallback: '100',
     read: (name: string, raw: string) => parseInteger(name, raw, 0, 300),
   },
+  webhookTimeoutMs: {
+    variable: 'WEBHOOK_TIMEOUT_MS',
+    fallback: '10000',
+    read: (name: string, raw: string) => parseInteger(name, raw, 100, 120_000),
+  },
+  webhookRetryScheduleS: { variable: 'WEBHOOK_RETRY_SCHEDULE', fallback: '0,5,300,1800,7200,18000,36000,36000', read: parseRetrySchedule },
+  webhookConcurrency: {
+    variable: 'WEBHOOK_CONCURRENCY',
+    fallback: '8',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 256),
+  },
+  webhookDisableAfterS: {
+    variable: 'WEBHOOK_DISABLE_AFTER_S',
+    fallback: '432000',
+    read: (name: string, raw: string) => parseNumber(name, raw, 0.1, 365 * 86_400),
+  },
+  webhookAllowPrivate: { variable: 'WEBHOOK_ALLOW_PRIVATE', fallback: '', read: parseCidrList },
+  webhookSecretOverlapS: {
+    variable: 'WEBHOOK_SECRET_OVERLAP_S',
+    fallback: '86400',
+    read: (name: string, raw: string) => parseNumber(name, raw, 0, 30 * 86_400),
+  },
+  webhookLogRetentionDays: { variable: 'WEBHOOK_LOG_RETENTION_DAYS', fallback: '30', read: retentionDays },
 } as const;
 
 const bootstrapVariables = {
@@ -317,7 +432,11 @@ const bootstrapVariables = {
 } as const satisfies Record<keyof BootstrapConfig, string>;
 
 /** Every variable the platform reads, in documentation order. */
-export const configVariables: readonly string[] = [...Object.values(settings).map((s) => s.variable), ...Object.values(bootstrapVariables)];
+export const configVariables: readonly string[] = [
+  ...Object.values(settings).map((s) => s.variable),
+  ...ssoVariables,
+  ...Object.values(bootstrapVariables),
+];
 
 /**
  * Reads and validates the whole configuration. Throws a ConfigError naming the first bad variable.
@@ -329,7 +448,7 @@ export function loadConfig(env: Env): Config {
     const raw = nonEmpty(env[setting.variable]) ?? setting.fallback;
     values[key] = raw === undefined ? undefined : setting.read(setting.variable, raw);
   }
-  const config = values as unknown as Omit<Config, 'bootstrap'>;
+  const config = { ...(values as unknown as Omit<Config, 'bootstrap' | 'sso'>), sso: loadSsoConfig(env) };
   if (config.batteryOkPercent < config.batteryLowPercent) {
     throw new ConfigError('BATTERY_OK_PERCENT', `must be at least BATTERY_LOW_PERCENT (${config.batteryLowPercent})`);
   }
@@ -380,12 +499,47 @@ function parseSecretToken(name: string, raw: string): string {
 export const mqttAuthModes = ['none', 'mosquitto-dynsec', 'http'] as const;
 export type MqttAuthMode = (typeof mqttAuthModes)[number];
 
+/** WEBHOOK_RETRY_SCHEDULE: 1 to 50 delays in seconds (decimals allowed), comma-separated. */
+function parseRetrySchedule(name: string, raw: string): number[] {
+  const delays = raw.split(',').map((part) => part.trim());
+  if (delays.length > 50) throw new ConfigError(name, 'must list at most 50 delays');
+  return delays.map((part) => parseNumber(name, part, 0, 7 * 86_400));
+}
+
+/** WEBHOOK_ALLOW_PRIVATE: comma-separated CIDRs (an address alone counts as /32 or /128). */
+function parseCidrList(name: string, raw: string): string[] {
+  const parts = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  for (const part of parts) {
+    try {
+      if (part.includes('/')) ipaddr.parseCIDR(part);
+      else ipaddr.parse(part);
+    } catch {
+      throw new ConfigError(name, `${part} is not a CIDR (e.g. 192.168.1.0/24)`);
+    }
+  }
+  return parts;
+}
+
 /** A key sealing secrets at rest: 32 or more random bytes, as base64 or hex (e.g. `openssl rand -base64 32`). */
 function parseSealingKey(name: string, raw: string): string {
   const value = raw.trim();
   const bytes = /^[0-9a-fA-F]+$/.test(value) ? value.length / 2 : Buffer.from(value, 'base64').length;
   if (bytes < 32) throw new ConfigError(name, 'must be at least 32 random bytes as hex or base64 (e.g. openssl rand -base64 32)');
   return value;
+}
+
+/** Organization ids (the slugs of `thingdesk org list`), comma-separated; empty: none. */
+function parseOrganizationIdList(name: string, raw: string): string[] {
+  const ids = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const id of ids)
+    if (!/^[a-z0-9-]{1,40}$/.test(id)) throw new ConfigError(name, `"${id}" is not an organization id (lowercase letters, digits and -)`);
+  return ids;
 }
 
 function parseClientId(name: string, raw: string): string {

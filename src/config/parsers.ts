@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { ConfigError } from './config-error.js';
+import { feedTemplateReachesPlatformTopics } from '../mqtt/topics.js';
 
 /** Parsers for environment values: each returns the typed value or throws a ConfigError naming the variable. */
 
@@ -141,6 +142,9 @@ export function parseTopicTemplate(name: string, raw: string): string {
     // Without the organization in the topic, broker access rules could not keep one tenant's feed from another.
     throw new ConfigError(name, `"${raw}" must contain {org}`);
   }
+  const reaches = feedTemplateReachesPlatformTopics(value);
+  // A feed on the platform's own topics would hand an organization another's uplinks, commands or relayed batches.
+  if (reaches) throw new ConfigError(name, `"${raw}" is refused: ${reaches} (docs/mqtt.md, Topics)`);
   return value;
 }
 

@@ -17,7 +17,9 @@ export const errorCatalog = {
   REQUEST_TIMEOUT: 'The request did not arrive in full within the time the server waits for it.',
   HEADERS_TOO_LARGE: 'The request headers are larger than the server accepts.',
   RATE_LIMITED: 'Too many requests; retry after the given number of seconds.',
-  SERVICE_UNAVAILABLE: 'A dependency (store or broker) is not reachable; retry later.',
+  COST_LIMIT: 'The request asks for more reading than one request may (its cost over the budget); ask for less.',
+  SERVICE_UNAVAILABLE: 'A dependency (store or broker) is not reachable, or the platform has no room for this work now; retry later.',
+  STARTING: 'The platform is still starting (migrations, the first organization); retry after the given number of seconds.',
   INTERNAL: 'An unexpected error; details are in the server log under the request id.',
 } as const;
 
@@ -98,6 +100,11 @@ export function conflict(message: string): AppError {
 
 export function rateLimited(retryAfterS: number): AppError {
   return new AppError('RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfterS} seconds.`, [], { retryAfterS });
+}
+
+/** Start-up has not finished: the caller is not refused, it is early (`Retry-After`). */
+export function starting(): AppError {
+  return new AppError('STARTING', 'The platform is starting; retry in a second.', [], { retryAfterS: 1 });
 }
 
 export function serviceUnavailable(message = 'The service is temporarily unavailable; retry later.'): AppError {

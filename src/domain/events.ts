@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { CommandAnswered } from './commands/command-types.js';
-import type { AlertType } from './alerts/alert-types.js';
+import type { AlertType, RulePeriodFacts } from './alerts/alert-types.js';
 import type { StoredMessage } from './messages/message-types.js';
+import type { ThingChanges } from './things/thing-types.js';
 
 /**
  * The typed domain events. Side effects (data feed, subscriptions, command history, alerts) listen here instead
@@ -14,6 +15,11 @@ export interface DomainEvents {
   commandAnswered: CommandAnswered;
   /** An alert period opened or closed (the alert engine). Times in milliseconds. */
   alertChanged: AlertChanged;
+  /**
+   * A thing's installation status, group, name or labels changed (a single call or an import; committed), on whose
+   * behalf, and each changed field `{from, to}` (things/thing-changes.ts). What webhooks' `thing.changed` carries.
+   */
+  thingChanged: { organizationId: string; tuid: string; changes: ThingChanges; responsible: string };
   /** An API client was revoked on this instance: its tokens must stop working here at once. */
   apiClientRevoked: { clientId: string };
   /** An MQTT credential was created on this instance (a managed broker provisions it at once). Never relayed. */
@@ -27,13 +33,23 @@ export interface DomainEvents {
    * events are missed) or came back. Local only: each instance reports its own links.
    */
   relayLinkChanged: { link: RelayLink; up: boolean };
+  /** A webhook endpoint of the organization was created, changed or deleted (the endpoint views reload). */
+  webhooksChanged: { organizationId: string };
+  /** An alert rule of the organization was created, changed or deleted (the rule indexes reload). */
+  alertRulesChanged: { organizationId: string };
+  /**
+   * A (rule, thing) began waiting out the rule's `for_s` (`pendingSince`), or stopped (null): relayed, so every
+   * instance's engine knows what the store holds without asking it per message.
+   */
+  alertRulePendingChanged: { organizationId: string; ruleId: string; tuid: string; pendingSince: number | null };
 }
 
 /** The links that bring other instances' events: the store's NOTIFY channel, the broker's relay topic. */
 export type RelayLink = 'store' | 'broker';
 
 /** Why a sign-in session ended, as stored with it. */
-export type SessionEndReason = 'logout' | 'refresh token reused' | 'user deleted' | 'role changed';
+export type SessionEndReason =
+  'logout' | 'refresh token reused' | 'user deleted' | 'role changed' | 'provider logout' | 'password changed' | 'password reset';
 
 export type DomainEventName = keyof DomainEvents;
 export type DomainListener<K extends DomainEventName> = (event: DomainEvents[K]) => void | Promise<void>;
@@ -142,10 +158,13 @@ export interface AnyInstanceStage<K extends DomainEventName> {
 export interface AlertChanged {
   organizationId: string;
   tuid: string;
-  alertType: AlertType;
+  /** A built-in type, or a rule's name. */
+  alertType: AlertType | string;
   state: 'opened' | 'closed';
   openedAt: number;
   closedAt: number | null;
   /** For `gateway connection lost`: the gateway that fell silent. */
   gatewayTuid?: string | null;
+  /** Rule periods (SPEC section 13): the rule, its severity and the value that opened the period. */
+  rule?: RulePeriodFacts;
 }

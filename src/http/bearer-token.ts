@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { sameSecret } from '../domain/auth/constant-time.js';
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. REST and GraphQL read callers alike. */
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -9,9 +9,11 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Whether the request's bearer token is the configured shared token (METRICS_TOKEN, ...), compared in constant time. */
+/**
+ * Whether the request's bearer token is the configured shared token (METRICS_TOKEN, ...), compared in constant time
+ * that does not reveal the token's length either (`sameSecret`). No header never matches.
+ */
 export function sendsSharedToken(request: FastifyRequest, token: string): boolean {
-  const sent = Buffer.from(bearerToken(request) ?? '');
-  const expected = Buffer.from(token);
-  return sent.length === expected.length && timingSafeEqual(sent, expected);
+  const sent = bearerToken(request);
+  return sameSecret(sent ?? '', token) && sent !== undefined;
 }

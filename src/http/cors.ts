@@ -18,7 +18,7 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
   await app.register(cors, {
     origin: listed ? (origin, callback) => callback(null, origin !== undefined && listed.has(origin) ? origin : false) : '*',
     credentials: false,
-    methods: ['GET', 'POST', 'DELETE'],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type'],
     exposedHeaders: ['X-Request-Id', 'Retry-After'],
     maxAge: corsMaxAgeS,

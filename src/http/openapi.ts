@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../domain/errors.js';
 import { httpStatusOf } from './problem.js';
 import { operationExamples } from './rest/openapi-examples.js';
+import { openApiWebhooks } from './rest/openapi-webhooks.js';
 
 /**
  * OpenAPI 3.1 generated from the same TypeBox schemas that validate requests (`GET /openapi.json`), and a docs
@@ -29,6 +30,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { restBaseP
     },
     // Shared schemas (ErrorBody, CatalogMessage, ...) keep their names in components.schemas.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // SPEC section 11: what the platform POSTs to webhook receivers.
+    transformObject: (documentObject) =>
+      ({ ...(documentObject as { openapiObject: object }).openapiObject, webhooks: openApiWebhooks() }) as never,
     // Only the REST interface belongs in this document; health, metrics, JWKS and GraphQL are documented elsewhere.
     transform: ({ schema, url, route }) => {
       if (!url.startsWith(options.restBasePath)) return { schema: { ...schema, hide: true } as typeof schema, url };
@@ -44,7 +48,17 @@ export async function registerOpenApi(app: FastifyInstance, options: { restBaseP
       return { schema: documented as typeof schema, url: url.slice(options.restBasePath.length) || '/' };
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: false } });
+  // The docs page, its assets and /docs/json in a scope of their own, so the headers below reach every answer there.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('content-security-policy', docsContentSecurityPolicy);
+      reply.header('x-frame-options', 'DENY');
+      reply.header('x-content-type-options', 'nosniff');
+      return payload;
+    });
+    // validatorUrl null: no badge fetched from validator.swagger.io (the policy would refuse it anyway).
+    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: false, validatorUrl: null } });
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
@@ -57,6 +71,24 @@ interface RouteSchema {
 }
 
 const errorBody = { $ref: 'ErrorBody' };
+
+/**
+ * The docs page's Content-Security-Policy: Swagger UI loads its scripts and styles from files of this server (no
+ * inline script: 'self' is all it needs), sets element styles (inline attributes), shows data: images and fetches
+ * the document from /docs/json. No page of another site may frame it (clickjacking: frame-ancestors, and
+ * X-Frame-Options for browsers that predate it).
+ */
+export const docsContentSecurityPolicy = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** The error codes each status carries, for the response descriptions. */
 const codesByStatus = new Map<number, ErrorCode[]>();

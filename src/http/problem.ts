@@ -29,7 +29,9 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
+  COST_LIMIT: 400,
   SERVICE_UNAVAILABLE: 503,
+  STARTING: 503,
   INTERNAL: 500,
 };
 
@@ -57,7 +59,7 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
   const body = problemBody(fieldNames ? (withFieldNames(error, fieldNames) as AppError) : error);
   if (error.code === 'UNAUTHENTICATED') reply.header('www-authenticate', 'Bearer');
   if (error.code === 'METHOD_NOT_ALLOWED' && Array.isArray(error.meta.allow)) reply.header('allow', error.meta.allow.join(', '));
-  if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
+  if (error.meta.retryAfterS !== undefined) reply.header('retry-after', String(error.meta.retryAfterS));
   return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);
 }
 

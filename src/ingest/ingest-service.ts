@@ -16,6 +16,8 @@ export interface IngestDeps {
   maxQueued?: number;
   /** Messages per payload and bytes per message (default: the defaults of UPLINK_MAX_MESSAGES, MESSAGE_MAX_BYTES). */
   limits?: UplinkLimits;
+  /** Told of every payload that stored messages, after commit: which gateway published it, with which credential. */
+  gatewaySeen?: (from: UplinkSource) => void;
 }
 
 /**
@@ -52,6 +54,7 @@ export class IngestService {
       const why = error instanceof Error ? error.message : String(error);
       return deadLetter(from, `the store refused this payload (${why.slice(0, 200)}); it is kept here and not retried`, text);
     });
+    if (parsed.records.length > 0) this.deps.gatewaySeen?.(from);
   }
 
   /** Waits for queued payloads to be written (graceful shutdown). */

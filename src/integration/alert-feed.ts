@@ -18,6 +18,10 @@ export interface AlertEventPayload {
   /** The silent gateway of a `gateway connection lost` period, else null. */
   gateway_tuid: string | null;
   time_zone: string;
+  /** Rule periods (SPEC section 13): the rule, its severity and the value that opened the period. */
+  rule_id?: string;
+  severity?: string;
+  value?: number | null;
 }
 
 export function alertEventPayload(event: AlertChanged, timeZone: string): AlertEventPayload {
@@ -31,6 +35,7 @@ export function alertEventPayload(event: AlertChanged, timeZone: string): AlertE
     closed_at: event.closedAt === null ? null : Math.floor(event.closedAt / 1000),
     gateway_tuid: event.gatewayTuid ?? null,
     time_zone: timeZone,
+    ...(event.rule && { rule_id: event.rule.ruleId, severity: event.rule.severity, value: event.rule.value }),
   };
 }
 

@@ -21,6 +21,9 @@ export const relayedEvents = [
   'mqttCredentialRevoked',
   'alertChanged',
   'commandAnswered',
+  'webhooksChanged',
+  'alertRulesChanged',
+  'alertRulePendingChanged',
 ] as const satisfies readonly DomainEventName[];
 
 const channel = 'thingdesk_events';

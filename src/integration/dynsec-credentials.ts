@@ -27,7 +27,8 @@ export interface DynsecCredentialsDeps {
  * MQTT_AUTH=mosquitto-dynsec: keeps Mosquitto's dynamic security in step with the platform's MQTT credentials, so
  * the access rules of SPEC section 6 hold on the external broker as on the embedded one. Each credential is a
  * broker client with one role per organization and kind, whose ACLs are `brokerAclOf` (the embedded broker's rules
- * written as patterns); the platform's own user gets `platformAcl` and nothing else beyond its admin role.
+ * written as patterns), bound to one client id, its username (`clientIdOf`); the platform's own user gets
+ * `platformAcl` and nothing else beyond its admin role.
  *
  * A credential made or revoked on this instance is applied at once (deleting a client makes the broker disconnect
  * it); a comparison with the store at start and every `reconcileMs` repairs the rest: a credential made by the CLI
@@ -125,6 +126,9 @@ export class DynsecCredentials {
       const existing = known.get(credential.username);
       if (existing && existing.textname !== managedMarker) {
         this.warnOnce(credential.username, 'a broker client of that name was not made by the platform; left as it is');
+      } else if (existing && existing.clientid !== clientIdOf(credential.username)) {
+        // Made before client ids were bound (or changed by hand): bound now; Mosquitto disconnects its clients.
+        commands.push({ command: 'setClientId', username: credential.username, clientid: clientIdOf(credential.username) });
       } else if (!existing) {
         if (credential.sealedPassword === null) {
           this.warnOnce(credential.username, 'made before MQTT_AUTH_SEALING_KEY was set: its password cannot be provisioned; replace it');
@@ -134,6 +138,7 @@ export class DynsecCredentials {
           command: 'createClient',
           username: credential.username,
           password: this.deps.unseal(credential.sealedPassword),
+          clientid: clientIdOf(credential.username),
           textname: managedMarker,
           textdescription: `${credential.kind} of ${credential.organizationId}`,
           roles: [{ rolename: role }],
@@ -195,12 +200,23 @@ export class DynsecCredentials {
 
 interface BrokerClient {
   username: string;
+  clientid?: string;
   textname?: string;
   roles?: { rolename: string }[];
 }
 
 // What a repeated command answers when another instance got there first.
 const harmless = /already exists|not found/i;
+
+/**
+ * The one client id a credential's broker client may connect with: its username. Dynamic security checks a client's
+ * `clientid` at CONNECT, before Mosquitto lets a connection take over the session of that id, and has no prefix
+ * rule; so a credential is one connection, and no other credential can reach its session (issue 32 finding 4;
+ * the rule of every broker path is src/domain/identity/client-id-ownership.ts).
+ */
+export function clientIdOf(username: string): string {
+  return username;
+}
 
 function roleName(organizationId: string, kind: MqttCredentialKind): string {
   return `thingdesk-${organizationId}-${kind}`;

@@ -1,4 +1,5 @@
 import type { StoredMessage } from '../domain/messages/message-types.js';
+import { MinHeap } from './min-heap.js';
 
 /**
  * How long a message may be held for its thing's previous one: at most this long after it reached this instance,
@@ -9,22 +10,40 @@ import type { StoredMessage } from '../domain/messages/message-types.js';
  */
 export const storedOrderWaitMs = 2_000;
 
+/**
+ * How far a thing's seq may move from the one expected next and still be taken as its sequence (a gap to wait for,
+ * or a duplicate to drop). Beyond it, the thing's order starts afresh at that message: a forged or corrupted seq of
+ * 2^52 then costs one reordering instead of silencing the thing (every later genuine seq would be "behind" it).
+ * Legitimate jumps are a few lost batches; a thing that really jumps this far gets a fresh start, the right outcome.
+ */
+export const maxSeqJump = 100_000;
+
 export interface StoredOrderOptions {
   /** Where messages go once in order (one call per push or release, with what became deliverable). */
   deliver(messages: StoredMessage[]): void;
   waitMs?: number;
-  /** Messages held across all things; beyond it the longest-waiting thing is released (its gap skipped). */
+  /** Messages held across all things; beyond it the earliest deadline's thing is released (its gap skipped). */
   maxHeld?: number;
   /** A thing unheard for this long is forgotten (safe once it exceeds `waitMs`: see `forgetIdle`). */
   idleMs?: number;
   now?: () => number;
 }
 
+/** A held message: when it must go even if its predecessor never comes. */
+interface Held {
+  key: string;
+  seq: number;
+  message: StoredMessage;
+  releaseAt: number;
+}
+
 interface ThingOrder {
   /** The seq delivered next; undefined until the thing's first delivery here (nothing known of what came before). */
   next: number | undefined;
-  /** Held messages by seq, each with when it must go even if its predecessor never comes. */
-  held: Map<number, { message: StoredMessage; releaseAt: number }>;
+  /** Held messages by seq. */
+  held: Map<number, Held>;
+  /** The seqs held, least first; may still list seqs delivered since (skipped when read: `lowestHeld`). */
+  seqs: MinHeap<number>;
   lastActive: number;
 }
 
@@ -34,13 +53,18 @@ interface ThingOrder {
  * predecessor has not been delivered yet is held until it comes or until its release time (`storedOrderWaitMs`),
  * when the gap is skipped. A seq already delivered or held is dropped: a relay batch delivered twice (QoS 1), or a
  * predecessor that arrives after its gap was skipped. Messages without a seq (SQLite) pass through as they come.
+ * A thing is its organization and TUID: two organizations may use one TUID, and their seqs are unrelated.
+ *
+ * Cost: O(log n) per message for n held. Each thing's held seqs are a heap (its lowest found without a scan), and
+ * every held message's deadline is in one heap across things, which the timer and the memory bound read from the
+ * top. Entries delivered before their deadline stay in that heap until they reach its top or it is compacted.
  *
  * Memory: a thing's state lives while it is active (`idleMs`), and at most `maxHeld` messages are held in all.
  */
 export class StoredOrderBuffer {
   private readonly things = new Map<string, ThingOrder>();
-  /** Things holding something: the only ones a release scan must look at. */
-  private readonly waiting = new Set<string>();
+  /** Every held message by release time (and some already delivered: see `isHeld`). */
+  private readonly deadlines: MinHeap<Held>;
   private heldCount = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
@@ -51,14 +75,19 @@ export class StoredOrderBuffer {
   private readonly now: () => number;
   /** Since when someone has been listening (see `listening`); Infinity: nobody yet. */
   private listeningSince = Infinity;
-  /** Counters for tests and logs: predecessors given up on, and messages dropped as already delivered or held. */
-  readonly counts = { skipped: 0, dropped: 0 };
+  /**
+   * Counters for tests, logs and metrics: predecessors given up on (gaps), messages dropped as already delivered or
+   * held, things whose order restarted on a seq too far off, and `steps`, the work done (heap levels moved and
+   * held entries visited).
+   */
+  readonly counts = { skipped: 0, dropped: 0, restarted: 0, steps: 0 };
 
   constructor(private readonly options: StoredOrderOptions) {
     this.waitMs = options.waitMs ?? storedOrderWaitMs;
     this.maxHeld = options.maxHeld ?? 10_000;
     this.idleMs = options.idleMs ?? 30_000;
     this.now = options.now ?? Date.now;
+    this.deadlines = new MinHeap((a, b) => a.releaseAt < b.releaseAt, this.counts);
     this.sweeper = setInterval(() => this.forgetIdle(), this.idleMs);
     this.sweeper.unref();
   }
@@ -72,7 +101,7 @@ export class StoredOrderBuffer {
       if (message.seq === undefined) out.push(message);
       else this.accept(message, message.seq, now, out);
     }
-    while (this.heldCount > this.maxHeld) this.releaseOldest(now, out);
+    while (this.heldCount > this.maxHeld) this.releaseEarliest(out);
     if (out.length > 0) this.options.deliver(out);
   }
 
@@ -88,7 +117,7 @@ export class StoredOrderBuffer {
     }
     this.listeningSince = Infinity;
     this.things.clear();
-    this.waiting.clear();
+    this.deadlines.clear();
     this.heldCount = 0;
   }
 
@@ -103,7 +132,8 @@ export class StoredOrderBuffer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const out: StoredMessage[] = [];
-    for (const tuid of this.waiting) this.drain(tuid, this.things.get(tuid)!, Infinity, out);
+    for (const state of this.things.values()) if (state.held.size > 0) this.drain(state, Infinity, out);
+    this.deadlines.clear();
     if (out.length > 0) this.options.deliver(out);
   }
 
@@ -114,25 +144,47 @@ export class StoredOrderBuffer {
    */
   forgetIdle(): void {
     const cutoff = this.now() - this.idleMs;
-    for (const [tuid, state] of this.things) if (state.held.size === 0 && state.lastActive < cutoff) this.things.delete(tuid);
+    for (const [key, state] of this.things) if (state.held.size === 0 && state.lastActive < cutoff) this.things.delete(key);
+  }
+
+  /** Releases what is due (the timer calls it; tests with their own clock too). */
+  releaseDue(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = this.now();
+    const out: StoredMessage[] = [];
+    for (let top = this.liveTop(); top && top.releaseAt <= now; top = this.liveTop()) {
+      this.deadlines.pop();
+      // Delivers the thing's run if its lowest held message is due; one that is not has a deadline of its own.
+      this.drain(this.things.get(top.key)!, now, out);
+    }
+    if (out.length > 0) this.options.deliver(out);
+    this.armAt(this.liveTop()?.releaseAt ?? Infinity);
   }
 
   private accept(message: StoredMessage, seq: number, now: number, out: StoredMessage[]): void {
-    let state = this.things.get(message.tuid);
+    const key = `${message.organizationId}\n${message.tuid}`;
+    let state = this.things.get(key);
     if (!state) {
-      state = { next: undefined, held: new Map(), lastActive: now };
-      this.things.set(message.tuid, state);
+      state = { next: undefined, held: new Map(), seqs: new MinHeap((a, b) => a < b, this.counts), lastActive: now };
+      this.things.set(key, state);
     }
     state.lastActive = now;
     // A thing deleted and heard of again numbers afresh from 1, with no predecessor: a new thing to this buffer
     // (else its messages would be dropped as long as it stays active). The price: a relay batch redelivered with
     // a thing's very first messages shows them twice.
     if (message.previousAt === null && state.next !== undefined && seq < state.next) state.next = undefined;
+    if (state.next !== undefined && Math.abs(seq - state.next) > maxSeqJump) {
+      // Too far off to be this thing's sequence: what it held goes out, and its order starts again here.
+      this.drain(state, Infinity, out);
+      this.counts.restarted += 1;
+      state.next = seq;
+    }
     if (state.next === seq) {
-      // The common case, without a detour through the map.
+      // The common case, without a detour through the heaps.
       out.push(message);
       state.next = seq + 1;
-      if (state.held.size > 0) this.drain(message.tuid, state, now, out);
+      if (state.held.size > 0) this.drain(state, now, out);
       return;
     }
     if ((state.next !== undefined && seq < state.next) || state.held.has(seq)) {
@@ -142,62 +194,74 @@ export class StoredOrderBuffer {
     // Released when its predecessor comes, or `waitMs` after that predecessor's commit (none, or committed before
     // anyone listened here: at once), and never later than `waitMs` from now.
     const previousAt = message.previousAt == null || message.previousAt < this.listeningSince ? -Infinity : message.previousAt;
-    const releaseAt = Math.min(now + this.waitMs, previousAt + this.waitMs);
-    state.held.set(seq, { message, releaseAt });
+    const held: Held = { key, seq, message, releaseAt: Math.min(now + this.waitMs, previousAt + this.waitMs) };
+    state.held.set(seq, held);
+    state.seqs.push(seq);
     this.heldCount += 1;
-    this.waiting.add(message.tuid);
-    this.drain(message.tuid, state, now, out);
-    if (state.held.has(seq)) this.armAt(releaseAt);
+    this.drain(state, now, out);
+    if (state.held.get(seq) === held) {
+      this.deadlines.push(held);
+      this.armAt(held.releaseAt);
+      this.compactDeadlines();
+    }
   }
 
   /** Delivers the thing's held run from its next seq, skipping to the lowest held one once that is due. */
-  private drain(tuid: string, state: ThingOrder, now: number, out: StoredMessage[]): void {
+  private drain(state: ThingOrder, now: number, out: StoredMessage[]): void {
     while (state.held.size > 0) {
+      this.counts.steps += 1;
       let entry = state.next === undefined ? undefined : state.held.get(state.next);
       if (!entry) {
-        const lowest = Math.min(...state.held.keys());
-        const candidate = state.held.get(lowest)!;
+        const candidate = state.held.get(this.lowestHeld(state))!;
         if (candidate.releaseAt > now) break;
         // The predecessor is given up on (or, on a thing's first delivery here, was never to be delivered here).
         if (state.next !== undefined) this.counts.skipped += 1;
-        state.next = lowest;
+        state.next = candidate.seq;
         entry = candidate;
       }
-      state.held.delete(state.next!);
+      state.held.delete(entry.seq);
       this.heldCount -= 1;
       out.push(entry.message);
-      state.next! += 1;
+      state.next = entry.seq + 1;
     }
-    if (state.held.size === 0) this.waiting.delete(tuid);
+    if (state.held.size === 0) state.seqs.clear();
   }
 
-  private releaseOldest(now: number, out: StoredMessage[]): void {
-    let oldest: string | undefined;
-    let oldestAt = Infinity;
-    for (const tuid of this.waiting) {
-      const at = Math.min(...[...this.things.get(tuid)!.held.values()].map((h) => h.releaseAt));
-      if (at < oldestAt) [oldest, oldestAt] = [tuid, at];
+  /** The thing's lowest held seq (it holds one), shedding the seqs delivered since they were pushed. */
+  private lowestHeld(state: ThingOrder): number {
+    for (;;) {
+      const seq = state.seqs.peek()!;
+      if (state.held.has(seq)) return seq;
+      state.seqs.pop();
     }
-    if (oldest === undefined) return;
-    const state = this.things.get(oldest)!;
-    for (const entry of state.held.values()) entry.releaseAt = -Infinity;
-    this.drain(oldest, state, now, out);
   }
 
-  /** Releases what is due (the timer calls it; tests with their own clock too). */
-  releaseDue(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    const now = this.now();
-    const out: StoredMessage[] = [];
-    let earliest = Infinity;
-    for (const tuid of [...this.waiting]) {
-      const state = this.things.get(tuid)!;
-      this.drain(tuid, state, now, out);
-      for (const entry of state.held.values()) earliest = Math.min(earliest, entry.releaseAt);
+  /** The memory bound: the thing whose deadline comes first goes now, its gaps skipped. */
+  private releaseEarliest(out: StoredMessage[]): void {
+    const top = this.liveTop();
+    if (!top) return;
+    this.deadlines.pop();
+    this.drain(this.things.get(top.key)!, Infinity, out);
+  }
+
+  /** The deadline heap's top once the entries delivered since they were pushed are shed. */
+  private liveTop(): Held | undefined {
+    for (let top = this.deadlines.peek(); top; top = this.deadlines.peek()) {
+      if (this.isHeld(top)) return top;
+      this.deadlines.pop();
     }
-    if (out.length > 0) this.options.deliver(out);
-    this.armAt(earliest);
+    return undefined;
+  }
+
+  private isHeld(entry: Held): boolean {
+    return this.things.get(entry.key)?.held.get(entry.seq) === entry;
+  }
+
+  /** Delivered entries that never reached the top are shed once they outnumber the held ones (O(n), amortized). */
+  private compactDeadlines(): void {
+    if (this.deadlines.size <= 2 * this.heldCount + 1_024) return;
+    this.counts.steps += this.deadlines.size;
+    this.deadlines.retain((entry) => this.isHeld(entry));
   }
 
   /** One timer, for the earliest release; a later one is found when it fires. */

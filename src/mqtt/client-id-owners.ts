@@ -1,16 +1,18 @@
+import { mayUseClientId } from '../domain/identity/client-id-ownership.js';
+
 /**
  * Which MQTT credential a client id (and the session stored under it) belongs to. MQTT lets a new connection
  * with a known client id take over the live connection and the persistent session of that id; across
  * credentials that would let one organization's gateway read another's queued commands or kick it off. So the
- * first credential to use a client id owns it until its session ends, and only that credential may use it.
+ * first credential to use a client id owns it until its session ends, and only that credential may use it (the
+ * rule of every broker path: `mayUseClientId`, src/domain/identity/client-id-ownership.ts).
  */
 export class ClientIdOwners {
   private readonly owners = new Map<string, string>();
 
   /** True when `username` may use `clientId` (unused, or already its own); it then owns it. */
   claim(clientId: string, username: string): boolean {
-    const owner = this.owners.get(clientId);
-    if (owner !== undefined && owner !== username) return false;
+    if (!mayUseClientId(this.owners.get(clientId), username)) return false;
     this.owners.set(clientId, username);
     return true;
   }

@@ -2,7 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { Logger } from '../observability/logger.js';
 import { mayPublish, maySubscribe, type MqttPrincipal } from './access-rules.js';
-import { AuthThrottle, FailureWindow, type AuthThrottleLimits } from './auth-throttle.js';
+import { FailureWindow } from '../domain/auth/failure-window.js';
+import { AuthThrottle, type AuthThrottleLimits } from './auth-throttle.js';
 import { ClientIdOwners } from './client-id-owners.js';
 import type { MqttTransport, UplinkHandler } from './mqtt-transport.js';
 import { parseUplinkTopic } from './topics.js';
@@ -25,6 +26,8 @@ export interface EmbeddedBrokerOptions {
   logger: Logger;
   /** Checks a username and password against the store; undefined when they are wrong or revoked. */
   authenticate(username: string, password: string): Promise<MqttPrincipal | undefined>;
+  /** True until the platform has finished starting: a CONNECT that fails is answered "server unavailable", uncounted. */
+  isStarting?: () => boolean;
   /** False once the credential is revoked or gone (revocations made by another instance or the CLI). */
   isCredentialActive(username: string): Promise<boolean>;
   onUplink: UplinkHandler;
@@ -87,11 +90,17 @@ export class EmbeddedBroker implements MqttTransport {
         const address = addressOf(client);
         // Refused before the password is checked: CONNACK 5 (3.1.1) / 0x87 Not authorized (5).
         if (this.throttle.isBlocked(username, address)) return done(authError('too many failed authentications; retry later', 5), false);
+        // Taken before the look-up: a credential missing then may have been created by the start meanwhile.
+        const early = options.isStarting?.() ?? false;
         // A credential that keeps sending oversized packets waits before each answer: its reconnect loop slows down.
         const check = () => options.authenticate(username, password.toString('utf8'));
         const held = this.violations.reached(`u:${username}`, tarpit.violations);
         (held ? delay(tarpit.holdMs).then(check) : check()).then(
           (principal) => {
+            // Early, not wrong: on a first start the bootstrap credential may not exist yet. Not counted as a
+            // failure. A credential that checks out is taken at once (its uplinks can be stored), and mqtt.js gives
+            // up after any refused CONNACK unless told otherwise.
+            if (!principal && early) return done(authError('the platform is starting; retry', 3), false);
             if (!principal) {
               this.throttle.recordFailure(username, address);
               return done(authError('bad username or password', 4), false);

@@ -85,3 +85,36 @@ const feedTemplateParts = new Map<string, string[]>();
 export function feedFilterFor(template: string, organizationId: string): string {
   return template.replace('{org}', organizationId).replace(/\{(group|tuid|tsmId)\}/g, '+');
 }
+
+/**
+ * The platform's own topics, as filters: uplinks, downlinks, alerts, and the whole `thingdesk-cluster/` namespace
+ * (the relay between instances, and whatever links instances later). No feed topic may be one of them, whatever an
+ * organization, group or thing is called; so a template cannot start with a placeholder.
+ */
+const platformTopicFilters = [allUplinksFilter, `${topicRoot}/+/down/+`, `${topicRoot}/+/alerts`, `${topicRoot}-cluster/#`];
+
+/**
+ * Which of the platform's own topics (or a `$` topic of the broker) an INTEGRATION_TOPIC template can produce, as a
+ * phrase for an error, or undefined when none. Each placeholder is taken to be any segment (an organization id
+ * could be `thingdesk`, a TUID `up`); only `{group}` may start with `$` (organization ids, TUIDs and tsmIds cannot).
+ */
+export function feedTemplateReachesPlatformTopics(template: string): string | undefined {
+  const segments = template.split('/');
+  const first = segments[0]!;
+  if (first.startsWith('$') || first === '{group}') return `it can produce broker topics starting with $ (${first})`;
+  const filter = segments.map((segment) => (/^\{[^{}]*\}$/.test(segment) ? '+' : segment));
+  const reached = platformTopicFilters.find((platform) => filtersOverlap(filter, platform.split('/')));
+  return reached && `it can produce the platform's own topics ${reached} (e.g. for an organization, group or TUID of that name)`;
+}
+
+/** Whether some topic matches both filters (levels of `+`, or a trailing `#`). */
+function filtersOverlap(left: readonly string[], right: readonly string[]): boolean {
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const a = left[i];
+    const b = right[i];
+    if (a === '#' || b === '#') return true;
+    if (a === undefined || b === undefined) return false;
+    if (a !== '+' && b !== '+' && a !== b) return false;
+  }
+  return true;
+}

@@ -24,8 +24,14 @@ export function createMetrics(build: { version: string } = { version: 'unknown' 
     }),
     loginFailures: new Counter({
       name: 'thingdesk_login_failures_total',
-      help: 'GraphQL sign-ins refused, by reason: invalid (wrong e-mail, password or organization) or throttled (too many failures for the account).',
+      help: 'GraphQL sign-ins refused, by reason: invalid (wrong e-mail, password or organization), throttled (too many failures for the account or the address) or busy (no argon2 turn, 503).',
       labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    passwordHashing: new Counter({
+      name: 'thingdesk_argon2_operations_total',
+      help: 'argon2id hashes and verifies (sign-in, MQTT CONNECT, new users and credentials), by outcome: run, or refused (PASSWORD_HASH_QUEUE full, answered 503).',
+      labelNames: ['outcome'] as const,
       registers: [registry],
     }),
     httpRequests: new Counter({

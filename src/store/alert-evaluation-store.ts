@@ -1,8 +1,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { AlertChange, AlertType } from '../domain/alerts/alert-types.js';
+import { builtInSeverity, type AlertChange, type AlertType } from '../domain/alerts/alert-types.js';
 import type { Dialect } from './database.js';
 import { portableSql } from './portable-sql.js';
 import type { Schema } from './schema.js';
+import { alertEvent, writeOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
 
 /** What the silence rules need: now, the timeout and the statuses that raise no connection alerts. */
 export interface SilenceInput {
@@ -36,7 +37,7 @@ interface ChangeRow {
  * periods and never ends one before it began. Each statement returns exactly the periods it changed, so the
  * engine emits events only for real changes.
  */
-export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect) {
+export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect, outbox: WebhookOutboxHolder = {}) {
   const { greatest, ms } = portableSql(dialect);
   const list = (values: readonly string[]) => sql.join(values.map((value) => sql`${value}`));
   const returning = sql`returning organization_id, tuid, alert_type, gateway_tuid, opened_at, closed_at`;
@@ -44,7 +45,26 @@ export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect) {
     sql`coalesce((select max(p.closed_at) from alerts p where p.tuid = t.tuid and p.alert_type = ${type}), 0)`;
   const noneActive = (type: AlertType) =>
     sql`not exists (select 1 from alerts a where a.tuid = t.tuid and a.alert_type = ${type} and a.closed_at is null)`;
-  const run = async (query: RawBuilder<ChangeRow>): Promise<AlertChange[]> => (await query.execute(db)).rows.map(toChange);
+  // What a period records of its opening (SPEC section 16): severity, the thing's group and gateway, the value, incident.
+  const openingColumns = sql`severity, group_id, gateway_tuid, value, incident_id`;
+  const severityOf = (type: AlertType) => sql`${builtInSeverity[type]}`;
+  // One gateway's silence is one incident: every period it opens names the gateway and its last arrival, which stays
+  // the same for as long as the silence lasts (whichever run opens a period) and differs for the next silence.
+  const gatewayIncident = sql`'gateway:' || g.gateway_tuid || ':' || cast(g.heard_at as varchar(20))`;
+  // Each statement with the webhook deliveries of the periods it changed, in one transaction (the outbox); a plain
+  // statement while no endpoint wants alerts.
+  const run = async (query: RawBuilder<ChangeRow>): Promise<AlertChange[]> => {
+    if (!outbox.targets) return (await query.execute(db)).rows.map(toChange);
+    return db.transaction().execute(async (trx) => {
+      const changes = (await query.execute(trx)).rows.map(toChange);
+      await writeOutbox(
+        trx,
+        outbox,
+        changes.map((change) => alertEvent(change, outbox.alertTimeZone ?? 'UTC')),
+      );
+      return changes;
+    });
+  };
   // Per gateway and organization, the latest arrival through it: a gateway is heard whenever any thing is.
   const gatewaysCte = sql`gateways as (
     select organization_id, last_heard_gateway_tuid as gateway_tuid, max(last_heard_at) as heard_at
@@ -55,8 +75,9 @@ export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect) {
     /** Opens `device connection lost` on every silent thing; the period starts when its silence exceeded the timeout. */
     openDeviceSilence(input: SilenceInput): Promise<AlertChange[]> {
       return run(sql<ChangeRow>`
-        insert into alerts (organization_id, tuid, alert_type, opened_at)
-        select t.organization_id, t.tuid, ${device}, ${greatest(sql`t.last_heard_at + ${ms(input.timeoutMs)}`, previousEnd(device))}
+        insert into alerts (organization_id, tuid, alert_type, opened_at, ${openingColumns})
+        select t.organization_id, t.tuid, ${device}, ${greatest(sql`t.last_heard_at + ${ms(input.timeoutMs)}`, previousEnd(device))},
+          ${severityOf(device)}, t.group_id, t.last_heard_gateway_tuid, null, null
         from things t
         where t.last_heard_at < ${ms(input.now - input.timeoutMs)}
           and t.installation_status not in (${list(input.exemptStatuses)})
@@ -68,8 +89,9 @@ export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect) {
     openGatewaySilence(input: SilenceInput): Promise<AlertChange[]> {
       return run(sql<ChangeRow>`
         with ${gatewaysCte}
-        insert into alerts (organization_id, tuid, alert_type, gateway_tuid, opened_at)
-        select t.organization_id, t.tuid, ${gateway}, t.last_heard_gateway_tuid, ${greatest(sql`g.heard_at + ${ms(input.timeoutMs)}`, previousEnd(gateway))}
+        insert into alerts (organization_id, tuid, alert_type, opened_at, ${openingColumns})
+        select t.organization_id, t.tuid, ${gateway}, ${greatest(sql`g.heard_at + ${ms(input.timeoutMs)}`, previousEnd(gateway))},
+          ${severityOf(gateway)}, t.group_id, t.last_heard_gateway_tuid, null, ${gatewayIncident}
         from things t
         join gateways g on g.organization_id = t.organization_id and g.gateway_tuid = t.last_heard_gateway_tuid
         where g.heard_at < ${ms(input.now - input.timeoutMs)}
@@ -125,8 +147,9 @@ export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect) {
     openBatteryLow(input: { at: number; lowPercent: number; tuids?: readonly string[] }): Promise<AlertChange[]> {
       const only = input.tuids ? sql`and t.tuid in (${list(input.tuids)})` : sql``;
       return run(sql<ChangeRow>`
-        insert into alerts (organization_id, tuid, alert_type, opened_at)
-        select t.organization_id, t.tuid, ${battery}, ${greatest(ms(input.at), previousEnd(battery))}
+        insert into alerts (organization_id, tuid, alert_type, opened_at, ${openingColumns})
+        select t.organization_id, t.tuid, ${battery}, ${greatest(ms(input.at), previousEnd(battery))},
+          ${severityOf(battery)}, t.group_id, t.last_heard_gateway_tuid, t.battery_level, null
         from things t
         where t.battery_level < ${input.lowPercent} ${only} and ${noneActive(battery)}
         on conflict do nothing ${returning}`);
@@ -191,7 +214,7 @@ function toChange(row: ChangeRow): AlertChange {
     organizationId: row.organization_id,
     tuid: row.tuid,
     alertType: row.alert_type as AlertType,
-    gatewayTuid: row.gateway_tuid,
+    gatewayTuid: row.alert_type === gateway ? row.gateway_tuid : null,
     openedAt: Number(row.opened_at),
     closedAt: row.closed_at === null ? null : Number(row.closed_at),
   };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CommandStatus, StoredCommandItem, StoredCommandRequest } from '../domain/commands/command-types.js';
 import type { Schema } from './schema.js';
+import { writeOutbox, type OutboxEvent, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
 
 export type CommandsStore = ReturnType<typeof commandsStore>;
 
@@ -33,7 +34,7 @@ export interface CommandAnswerUpdate {
 const itemChunk = 500;
 
 /** Command history (SPEC section 3): one request row per send, one item row per command. */
-export function commandsStore(db: Kysely<Schema>) {
+export function commandsStore(db: Kysely<Schema>, outbox: WebhookOutboxHolder = {}) {
   return {
     /** Stores a request and its items in one transaction; resolves with the request id. */
     async create(request: NewCommandRequest): Promise<number> {
@@ -114,15 +115,20 @@ export function commandsStore(db: Kysely<Schema>) {
      * Records an item's answer, only while it is still `sent`: false when another answer (or another instance)
      * got there first, so an answer never overwrites an earlier one.
      */
-    async markAnswered(update: CommandAnswerUpdate): Promise<boolean> {
-      const result = await db
-        .updateTable('command_items')
-        .set({ status: update.status, response: update.response, responded_at: update.respondedAt })
-        .where('request_id', '=', update.requestId)
-        .where('position', '=', update.position)
-        .where('status', '=', 'sent' satisfies CommandStatus)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    async markAnswered(update: CommandAnswerUpdate, webhookEvent?: OutboxEvent): Promise<boolean> {
+      // With its `command.answered` webhook deliveries, in one transaction (the outbox).
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('command_items')
+          .set({ status: update.status, response: update.response, responded_at: update.respondedAt })
+          .where('request_id', '=', update.requestId)
+          .where('position', '=', update.position)
+          .where('status', '=', 'sent' satisfies CommandStatus)
+          .executeTakeFirst();
+        const answered = Number(result.numUpdatedRows) > 0;
+        if (answered && webhookEvent) await writeOutbox(trx, outbox, [webhookEvent]);
+        return answered;
+      });
     },
   };
 }

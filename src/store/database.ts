@@ -1,10 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from './sqlite-binding.js';
 import { CompiledQuery, Kysely, SqliteDialect, sql, type Driver } from 'kysely';
 import pg from 'pg';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
+import { SqliteReaderPool } from './sqlite-reader-pool.js';
 import type { Schema } from './schema.js';
+import { prepareSqliteStoreFile } from './private-files.js';
 import { tuneSqliteConnection } from './sqlite-pragmas.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -18,7 +21,12 @@ export interface Database {
    * beat the query builder. Only store modules use it.
    */
   readonly driver:
-    | { dialect: 'sqlite'; connection: SqliteDatabase.Database }
+    | {
+        dialect: 'sqlite';
+        connection: SqliteDatabase.Database;
+        /** The reader threads heavy reads run on (sqlite-reader-pool.ts); none for an in-memory store, or when set to 0. */
+        readers: SqliteReaderPool | undefined;
+      }
     | {
         dialect: 'postgres';
         pool: pg.Pool;
@@ -45,27 +53,35 @@ export interface OpenOptions {
    * SQLite runs in-process; its only wait is for the write lock, bounded by busy_timeout (5 s).
    */
   queryTimeoutMs?: number;
+  /** SQLite: how many reader threads heavy reads may use at once (SQLITE_READER_THREADS, default 2; 0: none). */
+  readerThreads?: number;
 }
 
 /** Opens the store named by a `file:` or `postgres://` URL (already validated by the configuration). */
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
-  return url.startsWith('file:') ? openSqlite(url.slice('file:'.length)) : openPostgres(url, options);
+  return url.startsWith('file:') ? openSqlite(url.slice('file:'.length), options.readerThreads ?? 2) : openPostgres(url, options);
 }
 
-function openSqlite(path: string): Database {
+function openSqlite(path: string, readerThreads: number): Database {
   const inMemory = path === ':memory:';
-  if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
-  const connection = new SqliteDatabase(path);
+  if (!inMemory) {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+    prepareSqliteStoreFile(path);
+  }
+  const connection = new SqliteBinding(path);
   tuneSqliteConnection(connection, 'main');
   const db = new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }) });
+  // An in-memory store cannot be opened a second time: its reads stay on this connection. Threads start on first use.
+  const readers = inMemory || readerThreads === 0 ? undefined : new SqliteReaderPool(connection.name, readerThreads);
   return {
     db,
     dialect: 'sqlite',
-    driver: { dialect: 'sqlite', connection },
+    driver: { dialect: 'sqlite', connection, readers },
     async ping() {
       connection.prepare('select 1').get();
     },
     async close() {
+      await readers?.close();
       await db.destroy();
     },
   };

@@ -5,11 +5,14 @@ import type { Dialect } from './database.js';
 import { claimThing, readThing } from './installations-store.js';
 import type { GroupsTable, Schema } from './schema.js';
 import { insertUnique } from './store-errors.js';
+import { thingChanged, writeOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
+import { shownGroupId } from '../domain/groups/unassigned-group.js';
 
 export type GroupsStore = ReturnType<typeof groupsStore>;
 
 /** The outcome of assigning a thing: done, the group does not exist, or the thing is another organization's. */
-export type AssignOutcome = { outcome: 'assigned'; thing: Thing } | { outcome: 'no-group' } | { outcome: 'foreign' };
+export type AssignOutcome =
+  { outcome: 'assigned'; thing: Thing; before: Thing | undefined } | { outcome: 'no-group' } | { outcome: 'foreign' };
 
 /**
  * Deployment groups, per organization. A thing's group lives on its things row (null: in no group); renaming or
@@ -20,7 +23,7 @@ export type AssignOutcome = { outcome: 'assigned'; thing: Thing } | { outcome: '
  * things then sees it) or waits and finds the group gone. SQLite has one writer and needs no lock (see
  * installations-store.ts for why its transactions do not interleave).
  */
-export function groupsStore(db: Kysely<Schema>, dialect: Dialect) {
+export function groupsStore(db: Kysely<Schema>, dialect: Dialect, outbox: WebhookOutboxHolder = {}) {
   return {
     /** DuplicateKeyError when the organization already has this id. */
     async create(group: Group): Promise<Group> {
@@ -147,12 +150,18 @@ export function groupsStore(db: Kysely<Schema>, dialect: Dialect) {
           if (!group) return { outcome: 'no-group' };
         }
         // Insert-or-nothing, then read the owner: a concurrent claim by anyone has committed by the time it returns.
-        await claimThing(trx, input);
-        const owner = await trx.selectFrom('things').select('organization_id').where('tuid', '=', input.tuid).executeTakeFirstOrThrow();
+        const claimed = await claimThing(trx, input);
+        const owner = await readThing(trx, input.tuid);
         // Another organization's thing: nothing was written (claimThing did nothing), so returning commits nothing.
-        if (owner.organization_id !== input.organizationId) return { outcome: 'foreign' };
+        if (owner.organizationId !== input.organizationId) return { outcome: 'foreign' };
         await trx.updateTable('things').set({ group_id: input.groupId }).where('tuid', '=', input.tuid).execute();
-        return { outcome: 'assigned', thing: await readThing(trx, input.tuid) };
+        if (owner.groupId !== input.groupId)
+          await writeOutbox(trx, outbox, [
+            thingChanged(input.organizationId, input.tuid, input.groupId, {
+              group_id: { from: shownGroupId(owner.groupId), to: shownGroupId(input.groupId) },
+            }),
+          ]);
+        return { outcome: 'assigned', thing: await readThing(trx, input.tuid), before: claimed ? undefined : owner };
       });
     },
   };

@@ -3,6 +3,7 @@ import type { InstallationEntry } from '../domain/installations/installation-typ
 import type { InstallationStatus, Thing } from '../domain/things/thing-types.js';
 import type { Schema } from './schema.js';
 import { toThing } from './things-store.js';
+import { thingChanged, writeOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
 
 export type InstallationsStore = ReturnType<typeof installationsStore>;
 
@@ -22,7 +23,7 @@ export interface StatusWrite {
  * as long as a transaction body awaits nothing but its own queries, it runs to its end before the event loop
  * turns, so the uplink writer (which uses the same connection directly) cannot interleave with it.
  */
-export function installationsStore(db: Kysely<Schema>) {
+export function installationsStore(db: Kysely<Schema>, outbox: WebhookOutboxHolder = {}) {
   return {
     /** The thing's history, newest first (by insertion order); all of it when `limit` is undefined. */
     async list(input: { organizationId: string; tuid: string; limit?: number }): Promise<InstallationEntry[]> {
@@ -49,7 +50,12 @@ export function installationsStore(db: Kysely<Schema>) {
     async claimWithStatus(write: StatusWrite): Promise<Thing | undefined> {
       return db.transaction().execute(async (trx) => {
         if (!(await claimThing(trx, write))) return undefined;
-        if (write.status !== 'new') await writeStatus(trx, write);
+        if (write.status !== 'new') {
+          await writeStatus(trx, write);
+          await writeOutbox(trx, outbox, [
+            thingChanged(write.organizationId, write.tuid, null, { installation_status: { from: 'new', to: write.status } }),
+          ]);
+        }
         return readThing(trx, write.tuid);
       });
     },
@@ -69,6 +75,9 @@ export function installationsStore(db: Kysely<Schema>) {
           .executeTakeFirst();
         if (result.numUpdatedRows === 0n) return undefined;
         await appendHistory(trx, write);
+        await writeOutbox(trx, outbox, [
+          thingChanged(write.organizationId, write.tuid, undefined, { installation_status: { from: write.from, to: write.status } }),
+        ]);
         return readThing(trx, write.tuid);
       });
     },

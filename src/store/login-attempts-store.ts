@@ -44,5 +44,21 @@ export function loginAttemptsStore(db: Kysely<Schema>) {
     async clear(accountKey: string): Promise<void> {
       await db.deleteFrom('login_attempts').where('account_key', '=', accountKey).execute();
     },
+    /** Removes the rows whose window has passed and whose block (if any) has run out: they count for nothing. */
+    async prune(now: number, windowMs: number): Promise<number> {
+      const result = await db
+        .deleteFrom('login_attempts')
+        .where('first_failure_at', '<=', now - windowMs)
+        .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<=', now)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom('login_attempts')
+        .select((eb) => eb.fn.countAll<number>().as('rows'))
+        .executeTakeFirstOrThrow();
+      return Number(row.rows);
+    },
   };
 }

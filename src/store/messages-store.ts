@@ -2,6 +2,8 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { ExportBodies, ExportQuery } from '../domain/messages/export-types.js';
 import type { Schema } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
+import type { SqliteReaderPool } from './sqlite-reader-pool.js';
+import type { ReaderStatement } from './sqlite-reader-protocol.js';
 
 export type MessagesStore = ReturnType<typeof messagesStore>;
 
@@ -19,13 +21,22 @@ export interface MessageQuery {
 const exportPageSize = 1000;
 
 /**
- * `directReads` on SQLite; `exportOnPostgres` the PostgreSQL export (postgres-message-export.ts), which reads on
- * connections of its own. Without it, exports read keyset pages through `db`.
+ * SQLite: the longest message page read on the main connection when there are reader threads; a longer one goes to
+ * a reader. Measured (bench/store/reader-hop.ts, docs/decisions.md): a page of 20 costs about 0.1 ms on the main
+ * connection and the hop to a thread adds several times that, while a page of 1,000 holds the loop for milliseconds.
+ */
+export const messagePageOnMainThread = 100;
+
+/**
+ * `directReads` on SQLite, and `readers` where it has reader threads (long pages and export pages run there);
+ * `exportOnPostgres` the PostgreSQL export (postgres-message-export.ts), which reads on connections of its own.
+ * Without it, exports read keyset pages through `db`.
  */
 export function messagesStore(
   db: Kysely<Schema>,
   directReads: SqliteDirectReads | undefined,
   exportOnPostgres?: (query: ExportQuery) => ExportBodies,
+  readers?: SqliteReaderPool,
 ) {
   return {
     /**
@@ -34,6 +45,7 @@ export function messagesStore(
      * the rows of that range.
      */
     async listJson(query: MessageQuery): Promise<string[]> {
+      if (readers && query.limit > messagePageOnMainThread) return (await readers.run<string[][]>(statementsOf(listStatement(query))))[0]!;
       return (directReads && listDirect(directReads, query)) ?? listWithQueryBuilder(db, query);
     },
     /**
@@ -42,7 +54,7 @@ export function messagesStore(
      * the primary key, so nothing is held open between pages, whatever the export's length.
      */
     exportBodies(query: ExportQuery): ExportBodies {
-      return exportOnPostgres ? exportOnPostgres(query) : exportPages(db, directReads, query);
+      return exportOnPostgres ? exportOnPostgres(query) : exportPages(db, directReads, readers, query);
     },
     async count(tuid: string): Promise<number> {
       const row = await db
@@ -74,9 +86,20 @@ async function listWithQueryBuilder(db: Kysely<Schema>, query: MessageQuery): Pr
  * Undefined while a transaction is open on the connection (see SqliteDirectReads).
  */
 function listDirect(directReads: SqliteDirectReads, query: MessageQuery): string[] | undefined {
+  const { text, parameters } = listStatement(query);
+  return directReads.statement<string>(text, 'firstColumn')?.all(...parameters);
+}
+
+/** The list as one SQLite statement, its bodies as the first column (on the main connection or a reader thread). */
+function listStatement(query: MessageQuery): ReaderStatement {
   const { conditions, parameters } = directFilters(query);
   const text = `select body from messages where ${conditions.join(' and ')} order by tsm_ts desc, tsm_id desc, fingerprint desc limit ?`;
-  return directReads.statement<string>(text, 'firstColumn')?.all(...parameters, query.limit);
+  return { text, parameters: [...parameters, query.limit], shape: 'firstColumn' };
+}
+
+/** A reader thread's job of one statement. */
+function statementsOf(statement: ReaderStatement) {
+  return { kind: 'statements', statements: [statement] } as const;
 }
 
 type FilterQuery = Pick<MessageQuery, 'tuid' | 'from' | 'to' | 'messageIds' | 'eventIds'>;
@@ -106,13 +129,20 @@ interface ExportRow extends ExportRowKey {
 /** One page of a thing's messages after a key (none: the first page), at most `limit`. */
 type ExportPageQuery = Omit<ExportQuery, 'tuids'> & { tuid: string; after?: ExportRowKey; limit: number };
 
-async function* exportPages(db: Kysely<Schema>, directReads: SqliteDirectReads | undefined, query: ExportQuery): ExportBodies {
+async function* exportPages(
+  db: Kysely<Schema>,
+  directReads: SqliteDirectReads | undefined,
+  readers: SqliteReaderPool | undefined,
+  query: ExportQuery,
+): ExportBodies {
   const { tuids, ...filter } = query;
   for (const tuid of tuids) {
     let after: ExportRowKey | undefined;
     for (;;) {
       const page = { ...filter, tuid, after, limit: exportPageSize };
-      const rows = (directReads && exportPageDirect(directReads, page)) ?? (await exportPageWithQueryBuilder(db, page));
+      const rows = readers
+        ? (await readers.run<ExportRow[][]>(statementsOf(exportPageStatement(page))))[0]!
+        : ((directReads && exportPageDirect(directReads, page)) ?? (await exportPageWithQueryBuilder(db, page)));
       if (rows.length > 0) yield rows.map((row) => row.body);
       if (rows.length < exportPageSize) break;
       const last = rows[rows.length - 1]!;
@@ -165,6 +195,12 @@ function directFilters(query: FilterQuery): {
 
 /** The export page as a SQLite prepared statement (see listDirect); undefined while a transaction is open. */
 function exportPageDirect(directReads: SqliteDirectReads, query: ExportPageQuery): ExportRow[] | undefined {
+  const { text, parameters } = exportPageStatement(query);
+  return directReads.statement<ExportRow>(text, 'rows')?.all(...parameters);
+}
+
+/** The export page as one SQLite statement, rows as ExportRow (on the main connection or a reader thread). */
+function exportPageStatement(query: ExportPageQuery): ReaderStatement {
   const { conditions, parameters } = directFilters(query);
   if (query.after) {
     conditions.push('tsm_ts >= ?', '(tsm_ts, tsm_id, fingerprint) > (?, ?, ?)');
@@ -173,5 +209,5 @@ function exportPageDirect(directReads: SqliteDirectReads, query: ExportPageQuery
   const text =
     `select tsm_ts as tsmTs, tsm_id as tsmId, fingerprint, body from messages where ${conditions.join(' and ')} ` +
     'order by tsm_ts, tsm_id, fingerprint limit ?';
-  return directReads.statement<ExportRow>(text, 'rows')?.all(...parameters, query.limit);
+  return { text, parameters: [...parameters, query.limit], shape: 'rows' };
 }

@@ -28,6 +28,42 @@ export function mqttCredentialsStore(db: Kysely<Schema>) {
       );
       return credential;
     },
+    /** Creates every credential or none, in one transaction; DuplicateKeyError when a username is taken. */
+    async createMany(credentials: readonly { credential: MqttCredential; passwordHash: string; sealedPassword?: string }[]): Promise<void> {
+      await insertUnique('MQTT credential', () =>
+        db.transaction().execute(async (trx) => {
+          for (let i = 0; i < credentials.length; i += 200) {
+            await trx
+              .insertInto('mqtt_credentials')
+              .values(
+                credentials.slice(i, i + 200).map(({ credential, passwordHash, sealedPassword }) => ({
+                  username: credential.username,
+                  organization_id: credential.organizationId,
+                  kind: credential.kind,
+                  password_hash: passwordHash,
+                  created_at: credential.createdAt,
+                  revoked_at: credential.revokedAt,
+                  sealed_password: sealedPassword ?? null,
+                })),
+              )
+              .execute();
+          }
+        }),
+      );
+    },
+    /** Which of these usernames are taken (in any organization, revoked or not). */
+    async takenUsernames(usernames: readonly string[]): Promise<Set<string>> {
+      const taken = new Set<string>();
+      for (let i = 0; i < usernames.length; i += 500) {
+        const rows = await db
+          .selectFrom('mqtt_credentials')
+          .select('username')
+          .where('username', 'in', usernames.slice(i, i + 500))
+          .execute();
+        for (const row of rows) taken.add(row.username);
+      }
+      return taken;
+    },
     async getWithPasswordHash(username: string): Promise<MqttCredentialWithPasswordHash | undefined> {
       const row = await db.selectFrom('mqtt_credentials').selectAll().where('username', '=', username).executeTakeFirst();
       return row && { ...toMqttCredential(row), passwordHash: row.password_hash };

@@ -10,6 +10,7 @@ export interface Schema {
   users: UsersTable;
   api_clients: ApiClientsTable;
   mqtt_credentials: MqttCredentialsTable;
+  mqtt_client_ids: MqttClientIdsTable;
   signing_keys: SigningKeysTable;
   things: ThingsTable;
   messages: MessagesTable;
@@ -19,10 +20,16 @@ export interface Schema {
   command_requests: CommandRequestsTable;
   command_items: CommandItemsTable;
   alerts: AlertsTable;
+  gateways: GatewaysTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   leases: LeasesTable;
   instances: InstancesTable;
+  cluster_secrets: ClusterSecretsTable;
+  sso_one_time: SsoOneTimeTable;
+  audit_entries: AuditEntriesTable;
+  audit_heads: AuditHeadsTable;
+  thing_labels: ThingLabelsTable;
   rate_counts: RateCountsTable;
   thing_rollups: ThingRollupsTable;
   group_rollups: GroupRollupsTable;
@@ -30,6 +37,11 @@ export interface Schema {
   group_rollup_days: GroupRollupDaysTable;
   thing_rollup_day_hours: ThingRollupDayHoursTable;
   group_rollup_day_hours: GroupRollupDayHoursTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  alert_rules: AlertRulesTable;
+  alert_rule_states: AlertRuleStatesTable;
 }
 
 export interface OrganizationsTable {
@@ -55,6 +67,10 @@ export interface UsersTable {
   role: string;
   password_hash: string;
   created_at: number;
+  /** The identity provider's `sub` once the user has signed in through it (migration 0025). */
+  sso_subject: Generated<string | null>;
+  /** 1: a Manager who may sign in with a password when AUTH_PASSWORD_LOGIN=false (`thingdesk user create --break-glass`). */
+  break_glass: Generated<number>;
 }
 
 export interface ApiClientsTable {
@@ -64,6 +80,13 @@ export interface ApiClientsTable {
   secret_hash: string;
   created_at: number;
   revoked_at: number | null;
+}
+
+/** The credential that owns an MQTT client id (MQTT_AUTH=http; migration 0020). */
+export interface MqttClientIdsTable {
+  client_id: string;
+  username: string;
+  claimed_at: number;
 }
 
 export interface MqttCredentialsTable {
@@ -79,6 +102,7 @@ export interface MqttCredentialsTable {
 
 export interface SigningKeysTable {
   kid: string;
+  /** The private JWK sealed under SIGNING_KEY_SEALING_KEY or its key file (domain/auth/signing-keys.ts); plain JSON before issue 32. */
   private_jwk: string;
   public_jwk: string;
   created_at: number;
@@ -110,6 +134,18 @@ export interface ThingsTable {
   message_seq_at: Generated<number | null>;
   /** Unix seconds, an hour's start: rollups before it are stored, from it on they come from raw messages (migration 0018). */
   rollup_watermark: Generated<number>;
+  /** At most 200 characters; null when unset (migration 0023). */
+  name: Generated<string | null>;
+  /** The labels as a JSON object of strings, `{}` when none; mirrored row by row in thing_labels (migration 0023). */
+  labels: Generated<string>;
+}
+
+/** One label of a thing, for the label filter of GET /things (migration 0023). */
+export interface ThingLabelsTable {
+  organization_id: string;
+  label_key: string;
+  label_value: string;
+  tuid: string;
 }
 
 export interface MessagesTable {
@@ -192,8 +228,29 @@ export interface AlertsTable {
   alert_type: string;
   opened_at: number;
   closed_at: number | null;
-  /** The gateway a `gateway connection lost` period is about; null for the other types. */
+  /** The thing's gateway when the period opened; for `gateway connection lost` the gateway it is about. */
   gateway_tuid: string | null;
+  /** Migration 0026: `critical`, `warning` or `info`. */
+  severity: string | null;
+  /** The alert rule that opened the period; null for built-in alerts. */
+  rule_id: string | null;
+  /** The value that opened the period (battery low: the `batl`); null when none. */
+  value: number | null;
+  /** Periods sharing a cause share it (one gateway's silence); null when alone. */
+  incident_id: string | null;
+  /** The thing's group when the period opened; null for none. */
+  group_id: string | null;
+  acknowledged_by: string | null;
+  acknowledged_at: number | null;
+  acknowledgement_note: string | null;
+}
+
+/** Migration 0026: the MQTT credential each gateway last published with, written at most every few minutes. */
+export interface GatewaysTable {
+  organization_id: string;
+  gateway_tuid: string;
+  mqtt_username: string | null;
+  seen_at: number;
 }
 
 export interface SessionsTable {
@@ -208,6 +265,9 @@ export interface SessionsTable {
   expires_at: number;
   ended_at: number | null;
   end_reason: string | null;
+  /** The provider session (`sid`) and subject (`sub`) a single sign-on session was started from; null otherwise. */
+  sso_sid: Generated<string | null>;
+  sso_sub: Generated<string | null>;
 }
 
 export interface LoginAttemptsTable {
@@ -223,6 +283,20 @@ export interface LeasesTable {
   name: string;
   holder: string;
   expires_at: number;
+}
+
+/** Secrets shared by the deployment's instances (the relay's signing key), base64. */
+/** Single sign-on's short-lived, use-once entries (sign-in state, one-time codes, logout token ids), migration 0025. */
+export interface SsoOneTimeTable {
+  id: string;
+  payload: string;
+  expires_at: number;
+}
+
+export interface ClusterSecretsTable {
+  name: string;
+  secret: string;
+  created_at: number;
 }
 
 export interface InstancesTable {
@@ -307,4 +381,115 @@ export interface GroupRollupDayHoursTable {
   field: string;
   day_start: number;
   hourly: Uint8Array;
+}
+
+export interface AuditEntriesTable {
+  organization_id: string;
+  id: number;
+  at: number;
+  actor_type: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  via: string;
+  request_id: string | null;
+  address: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  changes: string | null;
+  outcome: string;
+  hash: string;
+}
+
+export interface AuditHeadsTable {
+  organization_id: string;
+  last_id: number;
+  last_hash: string;
+  anchor_id: number;
+  anchor_hash: string;
+}
+
+/** Migration 0022: an organization's webhook receivers (filters as JSON arrays, null: none; secrets sealed). */
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_id: string;
+  url: string;
+  description: string | null;
+  events: string;
+  group_ids: string | null;
+  tuids: string | null;
+  tsm_ids: string | null;
+  batch_max_events: number;
+  batch_max_wait_ms: number;
+  /** 1 or 0. */
+  enabled: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  health_state: string;
+  failing_since: number | null;
+  last_error: string | null;
+  last_success_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0022: the webhook outbox, one row per delivery (one POST: one event, or a batch of them). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  organization_id: string;
+  endpoint_id: string;
+  /** JSON array of the distinct event types it holds. */
+  event_types: string;
+  /** JSON array of the events, each `{id, type, timestamp, data}`. */
+  events: string;
+  event_count: number;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: number;
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0022: the webhook delivery log, one row per attempt. */
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  endpoint_id: string;
+  at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+/** Migration 0027: an organization's alert rules (scope lists and channels as JSON arrays, null: no list). */
+export interface AlertRulesTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  tsm_id: number;
+  field: string;
+  op: string;
+  threshold: number;
+  clear_threshold: number | null;
+  for_s: number;
+  group_ids: string | null;
+  tuids: string | null;
+  severity: string;
+  /** 1 or 0. */
+  enabled: number;
+  channels: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0027: a (rule, thing) whose condition holds, waiting out the rule's `for_s` before its period opens. */
+export interface AlertRuleStatesTable {
+  rule_id: string;
+  tuid: string;
+  organization_id: string;
+  pending_since: number;
+  value: number;
 }

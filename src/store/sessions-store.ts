@@ -13,6 +13,9 @@ export interface StoredSession {
   expiresAt: number;
   endedAt: number | null;
   endReason: string | null;
+  /** Single sign-on: the provider session (`sid`) and subject (`sub`) this session was started from. */
+  ssoSid?: string | null;
+  ssoSub?: string | null;
 }
 
 export function sessionsStore(db: Kysely<Schema>) {
@@ -30,6 +33,8 @@ export function sessionsStore(db: Kysely<Schema>) {
           expires_at: session.expiresAt,
           ended_at: null,
           end_reason: null,
+          sso_sid: session.ssoSid ?? null,
+          sso_sub: session.ssoSub ?? null,
         })
         .execute();
     },
@@ -62,17 +67,42 @@ export function sessionsStore(db: Kysely<Schema>) {
       return Number(result.numUpdatedRows) > 0;
     },
     /** Ends every active session of a user (user deleted); returns their ids. */
-    async endAllOfUser(userId: string, endedAt: number, reason: string): Promise<string[]> {
-      const rows = await db.selectFrom('sessions').select('id').where('user_id', '=', userId).where('ended_at', 'is', null).execute();
+    /** Ends every live session of a user but `exceptId` (when given); answers the ids ended. */
+    async endAllOfUser(userId: string, endedAt: number, reason: string, exceptId?: string): Promise<string[]> {
+      const live = db.selectFrom('sessions').select('id').where('user_id', '=', userId).where('ended_at', 'is', null);
+      const rows = await (exceptId === undefined ? live : live.where('id', '!=', exceptId)).execute();
       if (rows.length > 0) {
         await db
           .updateTable('sessions')
           .set({ ended_at: endedAt, end_reason: reason })
-          .where('user_id', '=', userId)
+          .where(
+            'id',
+            'in',
+            rows.map((row) => row.id),
+          )
           .where('ended_at', 'is', null)
           .execute();
       }
       return rows.map((row) => row.id);
+    },
+    /**
+     * Ends the active sessions started from a provider session (`sid`), or, with only `sub`, every active session
+     * started from that provider subject (back-channel logout); returns their ids.
+     */
+    async endBySso(match: { sid?: string; sub?: string }, endedAt: number, reason: string): Promise<string[]> {
+      if (match.sid === undefined && match.sub === undefined) return [];
+      let query = db.selectFrom('sessions').select('id').where('ended_at', 'is', null);
+      if (match.sid !== undefined) query = query.where('sso_sid', '=', match.sid);
+      if (match.sub !== undefined) query = query.where('sso_sub', '=', match.sub);
+      const ids = (await query.execute()).map((row) => row.id);
+      if (ids.length > 0)
+        await db
+          .updateTable('sessions')
+          .set({ ended_at: endedAt, end_reason: reason })
+          .where('id', 'in', ids)
+          .where('ended_at', 'is', null)
+          .execute();
+      return ids;
     },
   };
 }
@@ -88,5 +118,7 @@ function toSession(row: Selectable<SessionsTable>): StoredSession {
     expiresAt: row.expires_at,
     endedAt: row.ended_at,
     endReason: row.end_reason,
+    ssoSid: row.sso_sid,
+    ssoSub: row.sso_sub,
   };
 }

@@ -23,6 +23,22 @@ export function signingKeysStore(db: Kysely<Schema>) {
       const rows = await db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').orderBy('kid', 'desc').execute();
       return rows.map(toStoredKey);
     },
+    /**
+     * Replaces a key's private JWK stored in plain text by its sealed form; does nothing when the row no longer
+     * holds `plainJwk` (another instance sealed it first).
+     */
+    async sealPrivateJwk(kid: string, plainJwk: string, sealedJwk: string): Promise<void> {
+      await db
+        .updateTable('signing_keys')
+        .set({ private_jwk: sealedJwk })
+        .where('kid', '=', kid)
+        .where('private_jwk', '=', plainJwk)
+        .execute();
+    },
+    /** Removes every key (`thingdesk keys reset`, when the key they were sealed under is lost). */
+    async deleteAll(): Promise<void> {
+      await db.deleteFrom('signing_keys').execute();
+    },
     /** Retires every key still signing except `keepKid`, so exactly one key signs at a time. */
     async retireAllExcept(keepKid: string, retiredAt: number): Promise<void> {
       await db

@@ -16,7 +16,7 @@
  * stayed under 7,000 pages; the PASSIVE checkpoints took 2 to 19 ms, the RESTARTs 0 to 15 ms.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from './sqlite-binding.js';
 
 export interface CheckpointerStart {
   /** The store's file. */
@@ -38,7 +38,7 @@ interface CheckpointRow {
 
 const port = parentPort!;
 const { path } = workerData as CheckpointerStart;
-const connection = new SqliteDatabase(path, { fileMustExist: true });
+const connection = new SqliteBinding(path, { fileMustExist: true });
 // How long a RESTART waits for the write lock, then for readers, before giving up. Readers of an older snapshot are
 // excluded before (see tick), so the wait for readers, with the write lock held, is for reads that began since the
 // PASSIVE checkpoint: short, except for a long read (a backup) that began in exactly that moment, which costs the

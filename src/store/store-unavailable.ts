@@ -15,6 +15,12 @@ export function isStoreUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A SQLite read whose reader thread died under it, or that the closing store dropped (sqlite-reader-pool.ts): the
+ * same read on a new thread would succeed.
+ */
+export const readerLostCode = 'ERR_SQLITE_READER_LOST';
+
 // Socket errors of a connection that could not be made or was lost.
 const socketCodes = new Set([
   'ECONNREFUSED',
@@ -43,7 +49,11 @@ const driverMessages = [
 
 function isConnectionFailure(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (socketCodes.has(code) || serverCodes.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (code === readerLostCode || socketCodes.has(code) || serverCodes.has(code) || /^08[0-9A-Z]{3}$/.test(code))
+  )
+    return true;
   return driverMessages.some((pattern) => pattern.test(error.message));
 }
 

@@ -1,11 +1,22 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Selectable } from 'kysely';
+import type { ThingListFilter, ThingSort, ThingSortKey } from '../domain/things/thing-list-types.js';
+import { labelsFromJson, sameLabels } from '../domain/things/thing-labels.js';
+import { thingChanged, writeOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
 import type { InstallationStatus, Thing } from '../domain/things/thing-types.js';
 import type { Schema, ThingsTable } from './schema.js';
 import type { SqliteDirectReads } from './sqlite-direct-reads.js';
+import type { Dialect } from './database.js';
+import type { Labels } from '../domain/things/thing-labels.js';
+import { labelledTuids, writeNameAndLabels } from './thing-labels-sql.js';
 
 export type ThingsStore = ReturnType<typeof thingsStore>;
 
-export function thingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads | undefined) {
+export function thingsStore(
+  db: Kysely<Schema>,
+  dialect: Dialect,
+  directReads: SqliteDirectReads | undefined,
+  outbox: WebhookOutboxHolder = {},
+) {
   return {
     /**
      * The thing with this TUID whoever owns it; callers check the organization. Every thing-scoped request starts
@@ -17,32 +28,90 @@ export function thingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads |
       return row && toThing(row);
     },
     /**
-     * One page of an organization's things by TUID. `groupId` null lists the things in no group; `q` is a
-     * case-insensitive substring of the TUID; `alerting` true keeps only things with an active alert, false only those
-     * without; `afterTuid` continues after the previous page's last TUID.
+     * One page of an organization's things, in the filter's sort order (default: by TUID), ties by TUID. `groupId`
+     * null lists the things in no group; `alerting` true keeps only things with an active alert, false only those
+     * without; `after` continues after the previous page's last thing. Unknown values (no battery report, never
+     * heard) sort last in either direction.
      */
-    async list(
-      organizationId: string,
-      filter: { groupId?: string | null; installationStatus?: string; q?: string; alerting?: boolean; afterTuid?: string; limit: number },
-    ): Promise<Thing[]> {
-      let query = db.selectFrom('things').selectAll().where('organization_id', '=', organizationId);
-      if (filter.groupId === null) query = query.where('group_id', 'is', null);
-      else if (filter.groupId !== undefined) query = query.where('group_id', '=', filter.groupId);
-      if (filter.installationStatus !== undefined) query = query.where('installation_status', '=', filter.installationStatus);
-      if (filter.q) query = query.where(sql<boolean>`lower(tuid) like ${`%${escapeLike(filter.q.toLowerCase())}%`} escape '\\'`);
-      if (filter.alerting === true) {
-        // Driven by the organization's active alerts (index alerts_organization_closed): as cheap when one thing in
-        // a thousand alerts as when every fifth does, where walking the things in TUID order would read them all.
-        const active = db.selectFrom('alerts').select('tuid').where('organization_id', '=', organizationId).where('closed_at', 'is', null);
-        query = query.where('tuid', 'in', active);
-      } else if (filter.alerting === false) {
-        // Most things pass, so the walk in TUID order fills a page early; each thing costs one probe of the partial
-        // index alerts_one_active (tuid, alert_type where closed_at is null).
-        query = query.where(sql<boolean>`not exists (select 1 from alerts a where a.tuid = things.tuid and a.closed_at is null)`);
+    async list(organizationId: string, filter: ThingListFilter): Promise<Thing[]> {
+      const sort = filter.sort ?? { key: 'tuid', direction: 'asc' };
+      const sortExpression = sortExpressionOf(sort, dialect);
+      let query = filterThings(db.selectFrom('things').selectAll(), organizationId, filter);
+      if (filter.after !== undefined) {
+        const { value, tuid } = filter.after;
+        const beyond = sql.raw(sort.direction === 'asc' ? '>' : '<');
+        if (sort.key === 'tuid') query = query.where('tuid', sort.direction === 'asc' ? '>' : '<', tuid);
+        else if (sort.key === 'name' && value === null) query = query.where(sql<boolean>`(name is null and tuid ${beyond} ${tuid})`);
+        else {
+          // Things without a name come after every named one, in either direction (the `or name is null`).
+          const unnamedAfter = sort.key === 'name' ? sql` or name is null` : sql``;
+          query = query.where(
+            sql<boolean>`(${sortExpression} ${beyond} ${value} or (${sortExpression} = ${value} and tuid ${beyond} ${tuid})${unnamedAfter})`,
+          );
+        }
       }
-      if (filter.afterTuid !== undefined) query = query.where('tuid', '>', filter.afterTuid);
-      const rows = await query.orderBy('tuid').limit(filter.limit).execute();
+      if (sort.key === 'name') query = query.orderBy(sql`${sortExpression} ${sql.raw(sort.direction)} nulls last`);
+      else if (sort.key !== 'tuid') query = query.orderBy(sortExpression, sort.direction);
+      const rows = await query.orderBy('tuid', sort.direction).limit(filter.limit).execute();
       return rows.map(toThing);
+    },
+    /** How many things the filter matches, counted up to `cap` (so a count over a huge fleet stays cheap). */
+    async countMatching(organizationId: string, filter: Omit<ThingListFilter, 'sort' | 'after' | 'limit'>, cap: number): Promise<number> {
+      const matching = filterThings(db.selectFrom('things').select('tuid'), organizationId, { ...filter, limit: cap }).limit(cap);
+      const row = await db
+        .selectFrom(matching.as('m'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** The value a thing has in `list`'s order (an unknown one's stand-in included), for the next page's cursor. */
+    sortValueOf(thing: Thing, sort: ThingSort): string | number | null {
+      const value = sortValueOf(thing, sort.key);
+      if (sort.key === 'name') return value;
+      return value ?? thingSortColumns[sort.key].nullsLast?.[sort.direction] ?? '';
+    },
+    /**
+     * Sets a thing's name and labels (either may be left as it is: undefined) when it is the organization's, in one
+     * transaction: the things row and thing_labels together. Undefined (nothing written) for a thing the
+     * organization does not hold; otherwise the thing before and after.
+     */
+    async updateNameAndLabels(input: {
+      organizationId: string;
+      tuid: string;
+      name?: string | null;
+      labels?: Labels;
+    }): Promise<{ before: Thing; after: Thing } | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('things')
+          .selectAll()
+          .where('tuid', '=', input.tuid)
+          .where('organization_id', '=', input.organizationId)
+          .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+          .executeTakeFirst();
+        if (!row) return undefined;
+        const before = toThing(row);
+        await writeNameAndLabels(trx, before, { name: input.name, labels: input.labels });
+        const after = toThing(await trx.selectFrom('things').selectAll().where('tuid', '=', input.tuid).executeTakeFirstOrThrow());
+        // thing.changed for webhooks (SPEC 11), in this transaction: the outbox.
+        const changes: Record<string, { from: unknown; to: unknown }> = {};
+        if (before.name !== after.name) changes.name = { from: before.name, to: after.name };
+        if (!sameLabels(before.labels, after.labels)) changes.labels = { from: before.labels, to: after.labels };
+        if (Object.keys(changes).length > 0)
+          await writeOutbox(trx, outbox, [thingChanged(after.organizationId, after.tuid, after.groupId, changes)]);
+        return { before, after };
+      });
+    },
+    /** Every label key the organization's things carry, sorted (the label columns of an export). */
+    async labelKeys(organizationId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('thing_labels')
+        .select('label_key')
+        .distinct()
+        .where('organization_id', '=', organizationId)
+        .orderBy('label_key')
+        .execute();
+      return rows.map((row) => row.label_key);
     },
     async count(organizationId: string): Promise<number> {
       const row = await db
@@ -79,6 +148,7 @@ export function thingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads |
         await trx.deleteFrom('thing_rollups').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('thing_rollup_days').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('thing_rollup_day_hours').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
+        await trx.deleteFrom('thing_labels').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('installation_history').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         await trx.deleteFrom('alerts').where('organization_id', '=', organizationId).where('tuid', '=', tuid).execute();
         const requests = trx
@@ -92,6 +162,71 @@ export function thingsStore(db: Kysely<Schema>, directReads: SqliteDirectReads |
       });
     },
   };
+}
+
+/**
+ * The column each sort key orders by. Unknown numbers sort last either way: they stand in as a value beyond every
+ * real one (`nullsLast`), the same on both stores (whose NULL ordering differs). Text has no such value, so things
+ * without a name are put last explicitly (`nulls last`, and `or name is null` after a cursor).
+ */
+const thingSortColumns: Record<ThingSortKey, { column: keyof ThingsTable & string; nullsLast?: { asc: number; desc: number } }> = {
+  tuid: { column: 'tuid' },
+  name: { column: 'name' },
+  last_seen: { column: 'last_heard_at', nullsLast: { asc: Number.MAX_SAFE_INTEGER, desc: -1 } },
+  battery_level: { column: 'battery_level', nullsLast: { asc: 1e9, desc: -1e9 } },
+  installation_status: { column: 'installation_status' },
+};
+
+function sortExpressionOf(sort: ThingSort, dialect: Dialect): RawBuilder<unknown> {
+  const { column, nullsLast } = thingSortColumns[sort.key];
+  if (nullsLast) return sql`coalesce(${sql.ref(column)}, ${nullsLast[sort.direction]})`;
+  // Names in code point order on both stores: SQLite compares text by its bytes (BINARY), PostgreSQL by the
+  // database's collation (en_US sorts "b" before "C") unless told "C", which compares the UTF-8 bytes too.
+  if (sort.key === 'name' && dialect === 'postgres') return sql`${sql.ref(column)} collate "C"`;
+  return sql`${sql.ref(column)}`;
+}
+
+function sortValueOf(thing: Thing, key: ThingSortKey): string | number | null {
+  if (key === 'name') return thing.name;
+  if (key === 'last_seen') return thing.lastHeardAt;
+  if (key === 'battery_level') return thing.summary.batteryLevel;
+  if (key === 'installation_status') return thing.installationStatus;
+  return thing.tuid;
+}
+
+/** The filters of a things list (not its order or position) on a query over `things`. */
+function filterThings<O>(
+  base: SelectQueryBuilder<Schema, 'things', O>,
+  organizationId: string,
+  filter: ThingListFilter,
+): SelectQueryBuilder<Schema, 'things', O> {
+  let query = base.where('organization_id', '=', organizationId);
+  if (filter.groupId === null) query = query.where('group_id', 'is', null);
+  else if (filter.groupId !== undefined) query = query.where('group_id', '=', filter.groupId);
+  if (filter.installationStatus !== undefined) query = query.where('installation_status', '=', filter.installationStatus);
+  if (filter.q) query = query.where(sql<boolean>`lower(tuid) like ${`%${escapeLike(filter.q.toLowerCase())}%`} escape '\\'`);
+  if (filter.alerting === true) {
+    // Driven by the organization's active alerts (index alerts_organization_closed): as cheap when one thing in
+    // a thousand alerts as when every fifth does, where walking the things in TUID order would read them all.
+    query = query.where(
+      'tuid',
+      'in',
+      sql<string>`(select a.tuid from alerts a where a.organization_id = ${organizationId} and a.closed_at is null)`,
+    );
+  } else if (filter.alerting === false) {
+    // Most things pass, so the walk in TUID order fills a page early; each thing costs one probe of the partial
+    // index alerts_one_active (tuid, alert_type where closed_at is null).
+    query = query.where(sql<boolean>`not exists (select 1 from alerts a where a.tuid = things.tuid and a.closed_at is null)`);
+  }
+  if (filter.gatewayTuid !== undefined) query = query.where('last_heard_gateway_tuid', '=', filter.gatewayTuid);
+  if (filter.batteryBelow !== undefined) query = query.where('battery_level', '<', filter.batteryBelow);
+  const silentBefore = filter.silentBefore;
+  if (silentBefore !== undefined) {
+    query = query.where((eb) => eb.or([eb('last_heard_at', 'is', null), eb('last_heard_at', '<', silentBefore)]));
+  }
+  // Each label is a probe of thing_labels' primary key (organization, key, value), its things in TUID order.
+  for (const label of filter.labels ?? []) query = query.where('tuid', 'in', labelledTuids(organizationId, label));
+  return query;
 }
 
 export function toThing(row: Selectable<ThingsTable>): Thing {
@@ -110,6 +245,8 @@ export function toThing(row: Selectable<ThingsTable>): Thing {
     },
     lastHeardAt: row.last_heard_at,
     lastHeardGatewayTuid: row.last_heard_gateway_tuid,
+    name: row.name ?? null,
+    labels: labelsFromJson(row.labels),
   };
 }
 

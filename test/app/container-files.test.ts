@@ -57,13 +57,18 @@ describe('compose.yaml', () => {
     const env = Object.fromEntries(
       Object.entries(environment).map(([name, value]) => [
         name,
-        interpolate(String(value), { POSTGRES_PASSWORD: 'pg-secret', MQTT_PLATFORM_PASSWORD: 'mqtt-secret' }),
+        interpolate(String(value), {
+          POSTGRES_PASSWORD: 'pg-secret',
+          MQTT_PLATFORM_PASSWORD: 'mqtt-secret',
+          SIGNING_KEY_SEALING_KEY: 'c2lnbmluZy1rZXktc2VhbGluZy1rZXktb2YtY29tcG9zZQ==',
+        }),
       ]),
     );
     const config = loadConfig(env);
     assert.equal(config.databaseUrl, 'postgres://thingdesk:pg-secret@postgres:5432/thingdesk');
     assert.equal(config.mqttUrl, 'mqtt://thingdesk-platform:mqtt-secret@mosquitto:1883');
     assert.equal(config.metricsPort, 9464);
+    assert.equal(config.signingKeySealingKey, 'c2lnbmluZy1rZXktc2VhbGluZy1rZXktb2YtY29tcG9zZQ==', 'required on PostgreSQL');
     // The hosts named are the services of this file; the PostgreSQL user and database are the ones it creates.
     assert.equal(new URL(config.databaseUrl).hostname in compose.services, true);
     assert.equal(new URL(config.mqttUrl!).hostname in compose.services, true);
@@ -74,6 +79,7 @@ describe('compose.yaml', () => {
   test('a missing secret stops compose with a message (the interpolation helper refuses it too)', () => {
     assert.throws(() => interpolate(String(thingdesk!.environment?.DATABASE_URL), {}), /needs POSTGRES_PASSWORD/);
     assert.match(read('compose.yaml'), /\$\{POSTGRES_PASSWORD:\?[^}]+\}/);
+    assert.throws(() => interpolate(String(thingdesk!.environment?.SIGNING_KEY_SEALING_KEY), {}), /needs SIGNING_KEY_SEALING_KEY/);
   });
 
   test('Mosquitto is configured as docs/mqtt.md says: persistence, unbounded queues, shared subscriptions, the ACL', () => {

@@ -12,7 +12,7 @@ const churn = fileURLToPath(new URL('./heap-churn.ts', import.meta.url));
 
 function peakHeapUsed(percent: number): Promise<number> {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, ['--import', 'tsx', churn, String(percent), '4000'], (error, stdout) => {
+    execFile(process.execPath, ['--import', 'tsx', churn, String(percent)], (error, stdout) => {
       if (error) reject(error);
       else resolve((JSON.parse(stdout) as { peakHeapUsed: number }).peakHeapUsed);
     }),

@@ -28,7 +28,7 @@ describe("README's GraphQL examples against a running platform", () => {
   let server: TestApp;
   let scratch: string;
   before(async () => {
-    // The defaults README's examples assume: organization thingdesk, the default Manager e-mail.
+    // The defaults README's examples assume: organization thingdesk (id thingdesk-org), the default Manager e-mail.
     server = await startTestApp({ BOOTSTRAP_ORG: 'thingdesk', BOOTSTRAP_EMAIL: 'admin@thingdesk.local', BOOTSTRAP_PASSWORD: password });
     scratch = mkdtempSync(join(tmpdir(), 'thingdesk-readme-'));
     // The script imports the project's packages, as it does when saved in the project directory.
@@ -37,7 +37,7 @@ describe("README's GraphQL examples against a running platform", () => {
       server,
       [{ tsmId: 1110, tsmEv: 10, tsmTs: 1_700_000_000, tsmTuid: 'README-1', tsmGw: 'GW-1', batl: 77 }],
       'GW-1',
-      'thingdesk',
+      'thingdesk-org',
     );
   });
   after(async () => {
@@ -81,7 +81,7 @@ describe("README's GraphQL examples against a running platform", () => {
       // stored before then is simply not seen); the test runner's timeout ends a run that never sees one.
       let tsmTs = 1_700_000_100;
       while (!stdout.includes('\n') && child.exitCode === null) {
-        await publishUplinks(server, [{ tsmId: 1112, tsmEv: 10, tsmTs: tsmTs++, tsmTuid: 'README-2', uptime: 1 }], 'GW-1', 'thingdesk');
+        await publishUplinks(server, [{ tsmId: 1112, tsmEv: 10, tsmTs: tsmTs++, tsmTuid: 'README-2', uptime: 1 }], 'GW-1', 'thingdesk-org');
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       assert.equal(child.exitCode, null, `the script ended: ${stderr}`);

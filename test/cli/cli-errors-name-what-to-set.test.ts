@@ -26,6 +26,11 @@ const storeCommands: string[][] = [
   ['mqtt-credential', 'create', '--org', 'acme'],
   ['thing', 'release', '--org', 'acme', '--tuid', 'T1'],
   ['keys', 'rotate'],
+  ['keys', 'reset'],
+  ['webhook', 'list', '--org', 'acme'],
+  ['rule', 'list', '--org', 'acme'],
+  ['things', 'export', '--org', 'acme'],
+  ['audit', 'verify'],
 ];
 
 // The commands that copy a SQLite store as it is (never opened through the store layer), with their arguments.

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.js';
 import { createRandom } from '../../src/simulator/random.js';
 import { cleanupStores, createSqliteUrl } from '../helpers/databases.js';
 import { eventually } from '../helpers/mqtt-clients.js';
@@ -139,7 +139,7 @@ async function assertWritesPresentOnce(writer: RestWriter, seed: number): Promis
 
 /** In the store file, after a clean stop: each acknowledged uplink once, nothing else. */
 function assertUplinksStoredOnce(databaseUrl: string, publishers: readonly Gateway[], seed: number): void {
-  const db = new SqliteDatabase(databaseUrl.slice('file:'.length), { readonly: true });
+  const db = new SqliteBinding(databaseUrl.slice('file:'.length), { readonly: true });
   try {
     for (const publisher of publishers) {
       const rows = db

@@ -84,9 +84,13 @@ export async function launchBrowser(): Promise<Browser> {
 export async function openStudio(
   browser: Browser,
   server: TestApp,
-  options: { viewport?: { width: number; height: number }; path?: string } = {},
+  options: { viewport?: { width: number; height: number }; path?: string; timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 }, baseURL: server.url('') });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    baseURL: server.url(''),
+    ...(options.timezoneId && { timezoneId: options.timezoneId }),
+  });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));

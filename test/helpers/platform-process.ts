@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { testBootstrap } from './test-app.js';
+import { testBootstrap, withTestSealingKey } from './test-app.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -19,14 +19,14 @@ export interface PlatformProcess {
 /** Starts the platform with the test bootstrap credentials and waits for its "listening" log line. */
 export async function startPlatformProcess(env: Record<string, string>): Promise<PlatformProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve'], {
-    env: { ...process.env, ...testBootstrap, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: withTestSealingKey({ ...process.env, ...testBootstrap, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000; // a start waits for tsx to compile the tree: minutes on a host busy with other work, never a hang
   for (;;) {
     const listening = /"httpPort":(\d+)(?:,"mqttPort":(\d+))?/.exec(output);
     if (listening)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.js';
 
 /** The tables that hold what users create and see; a rejected request must leave every one of them as it was. */
 export const domainTables = [
@@ -32,7 +33,7 @@ export class StoreSnapshotter {
     private readonly tables: readonly string[] = domainTables,
   ) {
     if (!databaseUrl.startsWith('file:')) throw new Error(`store snapshots need a SQLite store, got ${databaseUrl}`);
-    this.db = new Database(databaseUrl.slice('file:'.length), { readonly: true, fileMustExist: true });
+    this.db = new SqliteBinding(databaseUrl.slice('file:'.length), { readonly: true, fileMustExist: true });
   }
 
   /** Every table's rows, order-independent: each row as JSON, sorted, hashed. */

@@ -119,16 +119,7 @@ export class TcpProxy {
     }
     this.accepted += 1;
     const upstream = connect(this.target.port, this.target.host);
-    this.sockets.add(client);
-    this.sockets.add(upstream);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      this.sockets.delete(client);
-      this.sockets.delete(upstream);
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
+    tieSockets(client, upstream, this.sockets);
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     const delay = this.delayToServerMs;
@@ -141,4 +132,20 @@ export class TcpProxy {
       upstream.pause();
     }
   }
+}
+
+/**
+ * Tracks a client and its upstream connection in `open` and ends both when either ends or fails: a proxy's two
+ * sides live and die together.
+ */
+export function tieSockets(client: Socket, upstream: Socket, open: Set<Socket>): void {
+  open.add(client).add(upstream);
+  const end = () => {
+    client.destroy();
+    upstream.destroy();
+    open.delete(client);
+    open.delete(upstream);
+  };
+  client.on('error', end).on('close', end);
+  upstream.on('error', end).on('close', end);
 }

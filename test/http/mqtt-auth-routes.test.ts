@@ -49,7 +49,7 @@ describe('MQTT_AUTH=http', { skip: ownMosquittoSkipReason }, () => {
     return { status: response.status, body: (await response.json()) as { result?: string; code?: string } };
   };
   const authenticate = async (username: string, password: string) =>
-    (await ask('/mqtt/authenticate', { username, password, clientid: 'c1' })).body.result;
+    (await ask('/mqtt/authenticate', { username, password, clientid: `c-${username}` })).body.result;
   const authorize = async (username: string, action: string, topic: string) =>
     (await ask('/mqtt/authorize', { username, action, topic })).body.result;
 
@@ -108,5 +108,34 @@ describe('MQTT_AUTH=http', { skip: ownMosquittoSkipReason }, () => {
     assert.equal(revoked.body.data?.revokeMqttCredential, true);
     assert.equal(await authorize('acme-gw-revoked', 'publish', 'thingdesk/acme/up/GW-1'), 'deny');
     assert.equal(await authenticate('acme-gw-revoked', made.password), 'deny');
+  });
+});
+
+describe('MQTT_AUTH=http with an MQTT_URL that names no user', { skip: ownMosquittoSkipReason }, () => {
+  test('an empty username is nobody: neither authenticated nor given the platform topics', async () => {
+    const broker = await OwnMosquitto.start(['persistence false']);
+    const server = await startTestApp({
+      MQTT_URL: `mqtt://127.0.0.1:${broker.port}`,
+      MQTT_AUTH: 'http',
+      MQTT_AUTH_HTTP_SECRET: secret,
+      MQTT_SHARED_GROUP: 'http-auth-anonymous',
+      MQTT_CONSUMER_SLOTS: '1',
+    });
+    try {
+      const ask = async (path: string, body: unknown) => {
+        const response = await fetch(server.url(path), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+          body: JSON.stringify(body),
+        });
+        return ((await response.json()) as { result?: string }).result;
+      };
+      assert.equal(await ask('/mqtt/authenticate', { username: '', password: '', clientid: 'c-anonymous' }), 'deny');
+      assert.equal(await ask('/mqtt/authorize', { username: '', action: 'subscribe', topic: '$share/g/thingdesk/+/up/+' }), 'deny');
+      assert.equal(await ask('/mqtt/authorize', { username: '', action: 'publish', topic: 'thingdesk/acme/down/T-1' }), 'deny');
+    } finally {
+      await server.stop();
+      await broker.stop();
+    }
   });
 });

@@ -54,7 +54,7 @@ describe('HTTP server basics', () => {
   test('a wrong method on a known path answers 405 with Allow and the error shape, before authentication', async () => {
     const cases: [string, string, string][] = [
       ['DELETE', '/api/v1/things', 'GET, HEAD'],
-      ['PUT', '/api/v1/things/T-1?x=1', 'GET, HEAD'],
+      ['PUT', '/api/v1/things/T-1?x=1', 'GET, HEAD, PATCH'],
       ['PATCH', '/api/v1/things/T-1/group/', 'GET, HEAD, POST'],
       ['GET', '/api/v1/auth/client-token', 'POST'],
       ['POST', '/healthz', 'GET, HEAD'],

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { brokerAddress } from '../../src/http/studio/studio-routes.js';
 
 /** A built studio as Vite lays it out: the shell with its config block, hashed assets, files of public/. */
 function fakeStudioBuild(): string {
@@ -25,7 +26,14 @@ describe('studio: served by the platform', () => {
   let server: TestApp;
   before(async () => {
     server = await startTestApp(
-      { MAP_TILE_URL: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', GRAPHQL_PATH: '/gql', REST_BASE_PATH: '/prod/v1' },
+      {
+        MAP_TILE_URL: 'https://{s}.tile.example.org/{z}/{x}/{y}.png',
+        GRAPHQL_PATH: '/gql',
+        REST_BASE_PATH: '/prod/v1',
+        ALERT_TIMEZONE: 'Europe/Helsinki',
+        BATTERY_LOW_PERCENT: '20',
+        DEVICE_TIMEOUT_S: '7200',
+      },
       { studioDirectory: fakeStudioBuild() },
     );
   });
@@ -36,11 +44,26 @@ describe('studio: served by the platform', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
     assert.equal(response.headers.get('cache-control'), 'no-cache');
-    assert.deepEqual(configOf(await response.text()), {
-      graphqlPath: '/gql',
-      restBasePath: '/prod/v1',
-      mapTileUrl: 'https://{s}.tile.example.org/{z}/{x}/{y}.png',
-    });
+    const config = configOf(await response.text());
+    assert.equal(typeof config.mqttPort, 'number');
+    assert.deepEqual(
+      { ...config, mqttPort: undefined },
+      {
+        graphqlPath: '/gql',
+        restBasePath: '/prod/v1',
+        mapTileUrl: 'https://{s}.tile.example.org/{z}/{x}/{y}.png',
+        alertTimeZone: 'Europe/Helsinki',
+        batteryLowPercent: 20,
+        deviceTimeoutS: 7200,
+        mqttBroker: null,
+        mqttPort: undefined,
+      },
+    );
+  });
+
+  it("names an external broker by scheme, host and port, never the platform's credentials", () => {
+    assert.equal(brokerAddress('mqtt://platform:s3cret@broker.example:1884'), 'mqtt://broker.example:1884');
+    assert.equal(brokerAddress('mqtts://platform:s3cret@broker.example'), 'mqtts://broker.example:8883');
   });
 
   it('sends a Content-Security-Policy that allows this origin, WebAssembly and the tile server, and nothing else', async () => {

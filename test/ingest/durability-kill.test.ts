@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.js';
 import { connectAsync } from 'mqtt';
 import { cleanupStores, createSqliteUrl } from '../helpers/databases.js';
 import { freePort, startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.js';
@@ -31,9 +31,14 @@ describe('durability (SPEC section 6)', () => {
     try {
       let killed = false;
       let inFlightAtKill = 0;
+      // A publisher that stops being acknowledged (it never reconnected) fails the test instead of holding it forever.
+      const publishDeadline = Date.now() + 120_000;
       for (let seq = 0; seq < total; seq++) {
         // Up to 100 publishes in flight, so the kill lands while many are unacknowledged.
-        while (sent.length - acknowledged.size >= 100) await new Promise((resolve) => setTimeout(resolve, 2));
+        while (sent.length - acknowledged.size >= 100) {
+          assert.ok(Date.now() < publishDeadline, `publishes acknowledged within 120 s (${acknowledged.size} of ${sent.length})`);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
         const payload = JSON.stringify([
           { tsmId: 1110, tsmEv: 10, tsmTs: t0 + seq, tsmTuid: `KILL-${seq % 20}`, tsmGw: 'GW-K', batl: seq % 100 },
         ]);
@@ -63,7 +68,7 @@ describe('durability (SPEC section 6)', () => {
       platform?.child.kill('SIGTERM');
       await platform?.exited;
     }
-    const db = new SqliteDatabase(databaseUrl.slice('file:'.length), { readonly: true });
+    const db = new SqliteBinding(databaseUrl.slice('file:'.length), { readonly: true });
     try {
       const rows = db
         .prepare<[], { tsm_ts: number; n: number }>("select tsm_ts, count(*) as n from messages where tuid like 'KILL-%' group by tsm_ts")

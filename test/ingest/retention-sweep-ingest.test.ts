@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.js';
 import { dayMs } from '../../src/domain/retention/retention-rules.js';
 import { cleanupStores } from '../helpers/databases.js';
 import { closeMqttClients, connectMqtt } from '../helpers/mqtt-clients.js';
@@ -19,7 +19,7 @@ describe('retention sweep beside ingest on SQLite', () => {
     const server = await startTestApp();
     try {
       // 60,000 messages that arrived 400 days ago (the default keeps 365), written beside the platform.
-      const seeding = new SqliteDatabase(server.config.databaseUrl.slice('file:'.length));
+      const seeding = new SqliteBinding(server.config.databaseUrl.slice('file:'.length));
       const insert = seeding.prepare(
         `insert into messages (tuid, tsm_ts, tsm_id, fingerprint, organization_id, received_at, body)
          values (?, ?, 12100, ?, 'acme', ?, '{"tsmId":12100}')`,

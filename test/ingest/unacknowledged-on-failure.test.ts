@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.js';
 import { connectAsync, type IDisconnectPacket } from 'mqtt';
 import { cleanupStores } from '../helpers/databases.js';
 import { eventually } from '../helpers/mqtt-clients.js';
@@ -30,7 +30,7 @@ for (const protocolVersion of [4, 5] as const) {
           username: testBootstrap.BOOTSTRAP_MQTT_USERNAME,
           password: testBootstrap.BOOTSTRAP_MQTT_PASSWORD,
         });
-        const lock = new SqliteDatabase(server.config.databaseUrl.slice('file:'.length));
+        const lock = new SqliteBinding(server.config.databaseUrl.slice('file:'.length));
         try {
           gateway.on('error', () => undefined);
           const disconnects: IDisconnectPacket[] = [];

@@ -36,9 +36,9 @@ function platformEnv(broker: DynsecMosquitto, databaseUrl: string, name = 'a'): 
   };
 }
 
-/** Connects as a credential; resolves with the client, or rejects with the broker's refusal. */
+/** Connects as a credential, with its client id (its username); resolves with the client, or rejects with the broker's refusal. */
 function connectAs(broker: DynsecMosquitto, username: string, password: string): Promise<MqttClient> {
-  return connectAsync(broker.url, { username, password, protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 5000 });
+  return connectAsync(broker.url, { username, password, clientId: username, protocolVersion: 5, reconnectPeriod: 0, connectTimeout: 5000 });
 }
 
 async function refused(broker: DynsecMosquitto, username: string, password: string): Promise<boolean> {

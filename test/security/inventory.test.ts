@@ -39,6 +39,39 @@ const endpoints: [method: string, path: string][] = [
   ['get', '/organization'],
   // SPEC section 10: the studio's fleet overview.
   ['get', '/fleet/health'],
+  // SPEC section 16: the operators' work.
+  ['get', '/alerts'],
+  ['post', '/alerts/{id}/acknowledge'],
+  ['post', '/alerts/acknowledge'],
+  ['get', '/gateways'],
+  ['get', '/gateways/{tuid}'],
+  ['post', '/things/bulk'],
+  // SPEC section 12: names, labels, import and export.
+  ['patch', '/things/{tuid}'],
+  ['get', '/things/export'],
+  ['post', '/things/import'],
+  ['post', '/mqtt-credentials/import'],
+  // SPEC section 14: the audit log.
+  ['get', '/audit'],
+  ['get', '/audit/verify'],
+  ['get', '/audit/export'],
+  // SPEC section 11: webhooks.
+  ['post', '/webhooks'],
+  ['get', '/webhooks'],
+  ['get', '/webhooks/{id}'],
+  ['patch', '/webhooks/{id}'],
+  ['delete', '/webhooks/{id}'],
+  ['post', '/webhooks/{id}/rotate-secret'],
+  ['post', '/webhooks/{id}/test'],
+  ['get', '/webhooks/{id}/deliveries'],
+  ['post', '/webhooks/{id}/deliveries/{deliveryId}/replay'],
+  ['post', '/webhooks/{id}/replay'],
+  // SPEC section 13: alert rules.
+  ['post', '/alert-rules'],
+  ['get', '/alert-rules'],
+  ['get', '/alert-rules/{id}'],
+  ['patch', '/alert-rules/{id}'],
+  ['delete', '/alert-rules/{id}'],
 ];
 
 describe('API inventory', () => {
@@ -72,7 +105,7 @@ describe('API inventory', () => {
   test('every endpoint is served (without a token it answers 401 or, for the token endpoint, 400 — never a 404 route miss)', async () => {
     for (const [method, path] of endpoints) {
       const url = server.url(
-        `${server.config.restBasePath}${path.replace('{tuid}', 'T-1').replace('{groupid}', 'g-1').replace('{tsmId}', '1110')}`,
+        `${server.config.restBasePath}${path.replace('{tuid}', 'T-1').replace('{groupid}', 'g-1').replace('{tsmId}', '1110').replace('{id}', '1')}`,
       );
       const response = await fetch(url, {
         method: method.toUpperCase(),

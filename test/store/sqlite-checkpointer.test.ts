@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from '../../src/store/sqlite-binding.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import type { UplinkRecord } from '../../src/domain/messages/message-types.js';
@@ -74,7 +74,7 @@ describe('SQLite checkpointer thread', () => {
 
   test('a reader holding an old snapshot: the writes go on, the write lock is not taken in vain, and once the reader ends the log is restarted again', async () => {
     const { path, commit, walBytes, close } = await writer();
-    const reader = new SqliteDatabase(path, { readonly: true });
+    const reader = new SqliteBinding(path, { readonly: true });
     try {
       reader.prepare('begin').run();
       reader.prepare('select count(*) from messages').get();
@@ -84,7 +84,7 @@ describe('SQLite checkpointer thread', () => {
       assert.ok(held > 20 * 500 * 1000, `the log held ${held} bytes`);
       // Nobody writes now. A RESTART could not finish behind the reader, so the checkpointer must not try one: it
       // would hold the write lock for its busy timeout (100 ms) every tick, and ingest would wait behind it.
-      const probe = new SqliteDatabase(path);
+      const probe = new SqliteBinding(path);
       probe.pragma('busy_timeout = 0');
       let lockTaken = 0;
       try {

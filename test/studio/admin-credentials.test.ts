@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { storeTargets } from '../helpers/databases.js';
+import { browserStoreTargets } from '../helpers/databases.js';
 import { useAdminStudio } from './admin-helpers.js';
 
-for (const target of storeTargets) {
+for (const target of browserStoreTargets) {
   describe(`studio: administration (${target.name})`, { skip: browserSkipReason || target.skip }, () => {
     const { studio, apiData, openAdmin } = useAdminStudio(target);
 

@@ -127,10 +127,12 @@ describe('studio: commands panel', { skip: browserSkipReason }, () => {
     const { context, page, pageErrors } = await studio.open({ path: `/studio/things/${tuid}/commands` });
     await signInThroughForm(page, { email: viewer.email, organizationName: 'Acme', password: viewer.password });
     await page.getByRole('heading', { name: 'History' }).waitFor();
-    const shown = await page.getByRole('row').count();
     const records = dataOf(await viewer.client.request(history, { tuid })).commands as { statuses: string[] }[];
     const commandCount = records.reduce((sum, record) => sum + record.statuses.length, 0);
     assert.ok(commandCount > 0);
+    // The heading is drawn before the history query answers: wait for its last row, then count.
+    await page.getByRole('row').nth(commandCount).waitFor();
+    const shown = await page.getByRole('row').count();
     assert.equal(shown, commandCount + 1, 'one row per command, and the header');
     assert.equal(await page.getByRole('form', { name: 'Send a command' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Send command' }).count(), 0);

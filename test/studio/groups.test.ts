@@ -104,15 +104,25 @@ describe('studio: groups', { skip: browserSkipReason }, () => {
     await page.getByLabel('TUID contains').fill('SITE-');
     await page.getByRole('checkbox', { name: /SITE-1/ }).check();
     await page.getByRole('checkbox', { name: /SITE-2/ }).check();
-    await page.getByLabel('Or paste TUIDs').fill('SITE-3, SITE-4\nbad#tuid');
+    await page.getByLabel('Or paste TUIDs').fill('SITE-3, SITE-4\nbad#tuid\nNOPE-DOES-NOT-EXIST');
     const requests: string[] = [];
     page.on('request', (request) => {
       if (request.method() === 'POST' && /assignThings/.test(request.postData() ?? '')) requests.push(request.postData() ?? '');
     });
-    await page.getByRole('button', { name: 'Assign 5 things' }).click();
+    // A TUID never heard from is listed and asked about before anything is claimed (SPEC section 16).
+    await page.getByRole('button', { name: 'Assign 6 things' }).click();
+    const question = page.getByRole('alertdialog');
+    await question.waitFor();
+    assert.deepEqual(await question.getByRole('listitem').allTextContents(), ['NOPE-DOES-NOT-EXIST']);
+    assert.equal(requests.length, 0, 'nothing is assigned before the answer');
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await question.getByRole('button', { name: 'Assign the others only' }).click();
     await page.getByRole('status').filter({ hasText: '4 assigned, 1 not.' }).waitFor();
     assert.equal(requests.length, 1, 'one request for the whole selection');
-    assert.match((await page.getByRole('status').filter({ hasText: 'bad#tuid' }).textContent()) ?? '', /bad#tuid: .*tuid/);
+    const refusal = (await page.getByRole('status').filter({ hasText: 'bad#tuid' }).textContent()) ?? '';
+    assert.match(refusal, /bad#tuid: .*tuid must be 1 to 64 characters/, 'the TUID rule in words');
+    assert.doesNotMatch(refusal, /\[A-Za-z/, 'not a regular expression');
+    assert.equal(dataOf(await manager.request('{ thing(tuid: "NOPE-DOES-NOT-EXIST") { tuid } }')).thing, null, 'the typo claimed nothing');
 
     const api = dataOf(await manager.request('{ group(groupId: "site-c") { tuids } }')).group.tuids;
     assert.deepEqual(api, ['SITE-1', 'SITE-2', 'SITE-3', 'SITE-4']);

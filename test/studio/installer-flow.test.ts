@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tuidFromImcPsn } from '../../src/domain/things/device-code.js';
 import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, signInThroughForm } from '../helpers/browser.js';
-import { storeTargets } from '../helpers/databases.js';
+import { browserStoreTargets } from '../helpers/databases.js';
 import { signInAs } from '../helpers/graphql-users.js';
 import { publishUplinks } from '../helpers/uplinks.js';
 import { phone, useInstallerStudio } from './installer-helpers.js';
 
-for (const target of storeTargets) {
+for (const target of browserStoreTargets) {
   describe(`studio: installer mode on a phone (${target.name})`, { skip: browserSkipReason || target.skip }, () => {
     const setup = useInstallerStudio(target);
     const { studio, thingOf, openInstaller } = setup;

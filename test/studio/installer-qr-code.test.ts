@@ -16,7 +16,7 @@ import {
   seriousAccessibilityViolations,
   signInThroughForm,
 } from '../helpers/browser.js';
-import { storeTargets } from '../helpers/databases.js';
+import { browserStoreTargets } from '../helpers/databases.js';
 import { phone, useInstallerStudio } from './installer-helpers.js';
 
 /** A QR code holding `https://devices.example/i?imc=TDQR&psn=000777`, made once with zxing-wasm's writer. */
@@ -57,7 +57,7 @@ async function qrCameraFile(browser: Browser): Promise<string> {
   return file;
 }
 
-for (const target of storeTargets) {
+for (const target of browserStoreTargets) {
   describe(`studio: installer mode on a phone (${target.name})`, { skip: browserSkipReason || target.skip }, () => {
     const setup = useInstallerStudio(target);
     const { studio, openInstaller } = setup;

@@ -7,13 +7,13 @@ import { describe, it } from 'node:test';
 import { allowedNextStatuses } from '../../src/domain/installations/installation-state-machine.js';
 import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, signInThroughForm } from '../helpers/browser.js';
 import { metric } from '../helpers/app-metrics.js';
-import { storeTargets } from '../helpers/databases.js';
+import { browserStoreTargets } from '../helpers/databases.js';
 import { dataOf } from '../helpers/graphql-users.js';
 import { publishUplinks } from '../helpers/uplinks.js';
 import { screenshotNames } from './studio-test-helpers.js';
 import { nowS, useSeededThings } from './things-helpers.js';
 
-for (const target of storeTargets) {
+for (const target of browserStoreTargets) {
   const shot = screenshotNames(target);
   describe(`studio: things list and thing page on ${target.name}`, { skip: browserSkipReason || target.skip }, () => {
     const setup = useSeededThings(target);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, signInThroughForm } from '../helpers/browser.js';
-import { storeTargets } from '../helpers/databases.js';
+import { browserStoreTargets } from '../helpers/databases.js';
 import { dataOf } from '../helpers/graphql-users.js';
 import { screenshotNames } from './studio-test-helpers.js';
 import { tuids, useSeededThings } from './things-helpers.js';
@@ -24,7 +24,7 @@ const thingsQuery = `query P($after: String, $q: String, $groupId: String, $inst
 async function shownTuids(page: Page): Promise<string[]> {
   return page
     .getByRole('table', { name: /^Things/ })
-    .locator('tbody tr td:first-child a')
+    .locator('tbody tr td.tuid a')
     .allTextContents();
 }
 
@@ -42,7 +42,7 @@ async function waitForRows(page: Page, expected: string[]): Promise<void> {
   }
 }
 
-for (const target of storeTargets) {
+for (const target of browserStoreTargets) {
   const shot = screenshotNames(target);
   describe(`studio: things list and thing page on ${target.name}`, { skip: browserSkipReason || target.skip }, () => {
     const setup = useSeededThings(target);

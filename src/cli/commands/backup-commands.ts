@@ -58,6 +58,8 @@ function refusalMessage(refusal: SqliteCopyRefusal): string {
       return `${refusal.path} is not a thingdesk SQLite store: ${refusal.reason}`;
     case 'destination-exists':
       return `${refusal.path} already exists; a backup never overwrites a file. Choose a new name.`;
+    case 'destination-symlink':
+      return `${refusal.path} is a symbolic link; a backup never writes through one (it could point anywhere). Choose a new name.`;
     case 'destination-not-empty':
       return (
         `the store DATABASE_URL names (${refusal.path}) is not empty (${refusal.tables} tables); restore only into an empty store. ` +

@@ -167,7 +167,7 @@ export function registerSimulateCommand(program: Command, io: CliIo): void {
     .option('--url <mqttUrl>', "broker URL (default: the platform's own: MQTT_URL, else mqtt://127.0.0.1:MQTT_PORT)")
     .option('--username <username>', 'gateway MQTT username (default: BOOTSTRAP_MQTT_USERNAME)')
     .option('--password <password>', 'gateway MQTT password (default: BOOTSTRAP_MQTT_PASSWORD)')
-    .option('--org <organizationId>', 'organization id of the topics', 'thingdesk')
+    .option('--org <organizationId>', 'organization id of the topics', 'thingdesk-org')
     .option('--gateways <count>', 'virtual gateways, one MQTT connection each', '2')
     .option('--devices <count>', 'virtual sensors in total, spread over the gateways', '10')
     .option('--rate <perSecond>', 'messages per second for the whole fleet; 0 = as fast as acknowledgements allow', '10')

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { audited } from '../../domain/audit/audit-recorder.js';
+import { auditFields } from '../../domain/audit/audit-types.js';
 import { notFound } from '../../domain/errors.js';
 import { printRecord, withStore, type CliIo } from '../cli-io.js';
 
@@ -18,10 +20,21 @@ export function registerThingCommands(program: Command, io: CliIo): void {
     .action(async (options: { org: string; tuid: string; json?: boolean }) => {
       await withStore(
         io,
-        async (deps) => {
-          if (!(await deps.store.things.release(options.org, options.tuid)))
-            throw notFound(`Organization ${options.org} holds no thing ${options.tuid}.`);
-        },
+        async (deps) =>
+          audited(
+            deps,
+            undefined,
+            { organizationId: options.org, action: 'thing.release', target: { type: 'thing', id: options.tuid } },
+            async () => {
+              if (!(await deps.store.things.release(options.org, options.tuid)))
+                throw notFound(`Organization ${options.org} holds no thing ${options.tuid}.`);
+              return {
+                result: undefined,
+                before: auditFields({ organizationId: options.org }),
+                after: auditFields({ organizationId: null }),
+              };
+            },
+          ),
         { hints: { NOT_FOUND: '--org and --tuid' } },
       );
       printRecord(io, 'Released thing', { tuid: options.tuid, organizationId: options.org }, !!options.json);

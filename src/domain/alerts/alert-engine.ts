@@ -7,6 +7,21 @@ import type { StoredMessage } from '../messages/message-types.js';
 import { ActiveAlertIndex } from './active-alert-index.js';
 import { alertThresholds, connectionAlertExemptStatuses, type AlertThresholds } from './alert-rules.js';
 import { alertTypes, type AlertChange } from './alert-types.js';
+import { RuleEvaluator } from '../rules/rule-evaluator.js';
+
+/** Tells every listener of `alertChanged` (feeds, subscriptions, the engines' memories) about one period change. */
+export function announceAlertChange(events: DomainEventBus, change: AlertChange): void {
+  events.emit('alertChanged', {
+    organizationId: change.organizationId,
+    tuid: change.tuid,
+    alertType: change.alertType,
+    state: change.closedAt === null ? 'opened' : 'closed',
+    openedAt: change.openedAt,
+    closedAt: change.closedAt,
+    gatewayTuid: change.gatewayTuid,
+    ...(change.rule && { rule: change.rule }),
+  });
+}
 
 /** The lease that elects the one instance running the timer evaluation. */
 export const alertEngineLease = 'alert-engine';
@@ -44,6 +59,8 @@ export class AlertEngine {
   readonly leaseTtlMs: number;
   private readonly thresholds: AlertThresholds;
   private readonly index = new ActiveAlertIndex();
+  /** The organizations' own rules (SPEC section 13), evaluated beside the built-in ones. */
+  private readonly rules: RuleEvaluator;
   private readonly pending = new Set<Promise<unknown>>();
   private started = false;
   private timer: NodeJS.Timeout | undefined;
@@ -53,6 +70,7 @@ export class AlertEngine {
     this.instanceId = deps.instanceId ?? randomUUID();
     this.leaseTtlMs = 3 * deps.config.alertIntervalS * 1000;
     this.thresholds = alertThresholds(deps.config);
+    this.rules = new RuleEvaluator(deps);
   }
 
   /**
@@ -63,9 +81,15 @@ export class AlertEngine {
     return this.index.counts();
   }
 
+  /** Reads the alert rules again now (they reload by themselves on every instance's change, relayed; tests wait on this). */
+  reloadRules(): Promise<void> {
+    return this.rules.reload();
+  }
+
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    await this.rules.start();
     this.stopListening = this.deps.events.on('messagesStored', ({ messages }) => this.track(this.evaluateIngest(messages)));
     await this.track(this.runScheduledSafely());
     this.schedule();
@@ -77,6 +101,7 @@ export class AlertEngine {
     this.started = false;
     clearTimeout(this.timer);
     this.stopListening?.();
+    this.rules.stop();
     await this.settled();
     await this.deps.store.leases
       .release(alertEngineLease, this.instanceId)
@@ -96,6 +121,7 @@ export class AlertEngine {
     const held = await this.deps.store.leases.acquire(alertEngineLease, this.instanceId, this.deps.clock.now(), this.leaseTtlMs);
     if (held) await this.evaluateSilence();
     this.index.replace(await this.deps.store.alertEvaluation.listActive(alertTypes));
+    await this.rules.refresh();
     return held;
   }
 
@@ -117,6 +143,7 @@ export class AlertEngine {
     changes.push(...(await s.openDeviceSilence(device)));
     changes.push(...(await s.openGatewaySilence(gateway)));
     changes.push(...(await s.openBatteryLow({ at: now, lowPercent: t.batteryLowPercent })));
+    changes.push(...(await this.rules.evaluateScheduled()));
     this.announce(changes);
     return changes;
   }
@@ -129,21 +156,15 @@ export class AlertEngine {
     if (plan.heard) changes.push(...(await s.closeHeard(plan.heard)));
     if (plan.batteryLow) changes.push(...(await s.openBatteryLow({ ...plan.batteryLow, lowPercent: this.thresholds.batteryLowPercent })));
     if (plan.batteryOk) changes.push(...(await s.closeBatteryLow({ ...plan.batteryOk, okPercent: this.thresholds.batteryOkPercent })));
+    changes.push(...(await this.rules.evaluate(messages)));
     this.announce(changes);
   }
 
   private announce(changes: readonly AlertChange[]): void {
     for (const change of changes) {
-      this.index.apply(change);
-      this.deps.events.emit('alertChanged', {
-        organizationId: change.organizationId,
-        tuid: change.tuid,
-        alertType: change.alertType,
-        state: change.closedAt === null ? 'opened' : 'closed',
-        openedAt: change.openedAt,
-        closedAt: change.closedAt,
-        gatewayTuid: change.gatewayTuid,
-      });
+      // Rule periods are the rule evaluator's: it follows them through the event below.
+      if (!change.rule) this.index.apply(change);
+      announceAlertChange(this.deps.events, change);
     }
   }
 

@@ -10,7 +10,8 @@ export const defaultAlertWindowS = 7 * 24 * 3600;
 
 export interface AlertRecord {
   tuid: string;
-  alert_type: AlertType;
+  /** A built-in type, or a rule's name (SPEC section 13). */
+  alert_type: AlertType | string;
   /** Periods overlapping the window, oldest first; `to` null while active. Local date-times in ALERT_TIMEZONE. */
   alerts: { from: string; to: string | null }[];
 }
@@ -32,7 +33,9 @@ export async function listThingAlerts(
   if (problems.length > 0) throw validationFailed(problems);
   await requireThing(deps, principal, input.tuid);
   const periods = await deps.store.alerts.listOverlapping(input.tuid, from * 1000, to * 1000 + 999);
-  return alertTypes
+  // The built-in types first, in their fixed order, then the rules' names as their periods first appear.
+  const types = [...new Set([...alertTypes, ...periods.map((p) => p.alertType as string)])];
+  return types
     .map((type) => ({
       tuid: input.tuid,
       alert_type: type,

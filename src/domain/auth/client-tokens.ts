@@ -7,6 +7,7 @@ import type { ClientPrincipal } from './principal.js';
 import { verifySecret } from '../identity/secrets.js';
 import type { SigningKeys } from './signing-keys.js';
 import { TokenCache } from './token-cache.js';
+import { recordAudit } from '../audit/audit-recorder.js';
 
 /** Client token lifetime (seed 000 part 5): 15 minutes. */
 export const clientTokenLifetimeS = 900;
@@ -31,7 +32,27 @@ export class ClientTokens {
     const client = await this.deps.store.apiClients.getWithSecretHash(clientId);
     // The HMAC check is microseconds either way, so an unknown id costs the same as a wrong secret.
     const secretMatches = verifySecret(client?.secretHash ?? 'hmac-sha256$AAAA$AAAA', clientSecret);
-    if (!client || !secretMatches || client.revokedAt !== null) throw unauthenticated('Invalid client credentials.');
+    const actor = { type: 'api_client' as const, id: clientId, label: clientId };
+    if (!client || !secretMatches || client.revokedAt !== null) {
+      // A known client's failed sign-in goes to its organization's log (SPEC 14); an unknown id names no organization.
+      if (client) {
+        await recordAudit(this.deps, undefined, {
+          organizationId: client.organizationId,
+          action: 'auth.login_failed',
+          target: { type: 'api_client', id: clientId },
+          outcome: 'denied',
+          context: { actor },
+        });
+      }
+      throw unauthenticated('Invalid client credentials.');
+    }
+    await recordAudit(this.deps, undefined, {
+      organizationId: client.organizationId,
+      action: 'auth.login',
+      target: { type: 'api_client', id: clientId },
+      outcome: 'success',
+      context: { actor },
+    });
     const signed = await signToken(
       this.deps.signingKeys,
       { org: client.organizationId },

@@ -6,7 +6,7 @@ import { roles, type Role } from '../identity/types.js';
  * `src/http/graphql/access.ts`). REST API clients are not users: they have full access to their organization's
  * things (SPEC section 2).
  */
-export const permissions = ['read', 'fieldService', 'administer'] as const;
+export const permissions = ['read', 'fieldService', 'administer', 'readAudit'] as const;
 export type Permission = (typeof permissions)[number];
 
 export const rolePermissions: Readonly<Record<Role, readonly Permission[]>> = {
@@ -15,7 +15,8 @@ export const rolePermissions: Readonly<Record<Role, readonly Permission[]>> = {
   /** Also sets installation statuses and assigns things to groups. */
   Installer: ['read', 'fieldService'],
   /** Also sends commands, manages groups, users, API clients and MQTT credentials. */
-  Manager: ['read', 'fieldService', 'administer'],
+  Manager: ['read', 'fieldService', 'administer', 'readAudit'],
+  // readAudit: the organization's audit log (SPEC 14); API clients read it over REST too.
 };
 
 export function mayDo(role: Role, permission: Permission): boolean {

@@ -10,6 +10,11 @@ export interface ClientPrincipal {
   clientId: string;
   /** What command and installation histories record as `responsible`. */
   responsible: string;
+  /**
+   * Set for an identity provider's access token used on REST (OIDC_ACCEPT_ACCESS_TOKENS): the role the map gave it,
+   * which limits what it may change. Undefined for an API client (full access, SPEC section 2).
+   */
+  role?: Role;
 }
 
 /** A signed-in user (GraphQL): access depends on the role. */
@@ -22,3 +27,6 @@ export interface UserPrincipal {
   sessionId: string;
   responsible: string;
 }
+
+/** The session id of a principal from an identity provider's access token: no platform session, nothing to end. */
+export const providerTokenSessionId = 'provider-access-token';

@@ -30,13 +30,21 @@ async function matchAnswer(deps: Pick<DomainDeps, 'store' | 'events'>, answer: S
   const status = answeredStatus(answer.message);
   // A candidate another instance answered meanwhile is skipped: the update only takes a command still `sent`.
   for (let chosen = chooseAnsweredCommand(candidates, answer.tsmId); chosen; chosen = chooseAnsweredCommand(candidates, answer.tsmId)) {
-    const updated = await deps.store.commands.markAnswered({
-      requestId: chosen.requestId,
-      position: chosen.position,
-      status,
-      response: answer.body,
-      respondedAt: answer.receivedAt,
-    });
+    const updated = await deps.store.commands.markAnswered(
+      {
+        requestId: chosen.requestId,
+        position: chosen.position,
+        status,
+        response: answer.body,
+        respondedAt: answer.receivedAt,
+      },
+      {
+        organizationId: answer.organizationId,
+        type: 'command.answered',
+        tuid: answer.tuid,
+        data: `{"tuid":${JSON.stringify(answer.tuid)},"transaction_id":${transactionId},"tsm_id":${chosen.command.tsmId},"status":${JSON.stringify(status)},"response":${answer.body}}`,
+      },
+    );
     if (updated) {
       deps.events.emit('commandAnswered', {
         organizationId: answer.organizationId,

@@ -1,4 +1,6 @@
 import { toUnixSeconds } from '../clock.js';
+import { audited } from '../audit/audit-recorder.js';
+import { auditFields } from '../audit/audit-types.js';
 import type { DomainDeps } from '../domain-deps.js';
 import { serviceUnavailable, validationFailed } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
@@ -34,13 +36,23 @@ export async function sendCommands(deps: SendCommandsDeps, principal: Principal,
   const now = deps.clock.now();
   const timestamp = toUnixSeconds(now);
   const commands = stampCommands(input.commands as unknown[], thing.tuid, timestamp);
-  const requestId = await deps.store.commands.create({
-    organizationId: thing.organizationId,
-    tuid: thing.tuid,
-    timestamp: now,
-    responsible: principal.responsible,
-    items: commands.map((command) => ({ transactionId: command.transactionId, body: JSON.stringify(command) })),
-  });
+  const names = commands.map((command) => String((command as { tsmId?: unknown }).tsmId ?? '')).join(',');
+  const target = { type: 'thing', id: thing.tuid };
+  const requestId = await audited(
+    deps,
+    principal,
+    { organizationId: thing.organizationId, action: 'thing.send_commands', target },
+    async () => ({
+      result: await deps.store.commands.create({
+        organizationId: thing.organizationId,
+        tuid: thing.tuid,
+        timestamp: now,
+        responsible: principal.responsible,
+        items: commands.map((command) => ({ transactionId: command.transactionId, body: JSON.stringify(command) })),
+      }),
+      details: auditFields({ tsmIds: names, count: commands.length }),
+    }),
+  );
   try {
     await deps.downlink.deliver(thing, commands);
   } catch {

@@ -65,6 +65,14 @@ export interface InstanceStatus extends InstanceRecord {
   leases: string[];
 }
 
+/** The ids of the instances heard from within `silentAfterMs` (the live relay takes batches from these only). */
+export async function liveInstanceIds(deps: { store: Store; clock: Clock }): Promise<string[]> {
+  const now = deps.clock.now();
+  return (await deps.store.instances.list())
+    .filter((instance) => now - instance.heartbeatAt <= silentAfterMs)
+    .map((instance) => instance.id);
+}
+
 /** The deployment as the store sees it: every registered instance, live or silent, with the leases it holds. */
 export async function deploymentStatus(deps: { store: Store; clock: Clock }): Promise<InstanceStatus[]> {
   const now = deps.clock.now();

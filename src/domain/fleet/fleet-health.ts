@@ -2,6 +2,8 @@ import type { Principal } from '../auth/principal.js';
 import type { AlertType } from '../alerts/alert-types.js';
 import { formatLocalDateTime } from '../alerts/local-time.js';
 import { toUnixSeconds } from '../clock.js';
+import { runHeavyWork } from '../workload/heavy-work-gate.js';
+import type { RequestWork } from '../workload/request-work.js';
 import type { DomainDeps } from '../domain-deps.js';
 import { fieldProblem, validationFailed, type FieldProblem } from '../errors.js';
 import { shownGroupId, unassignedGroupId } from '../groups/unassigned-group.js';
@@ -69,9 +71,10 @@ export interface FleetHealth {
  * things x window).
  */
 export async function readFleetHealth(
-  deps: Pick<DomainDeps, 'store' | 'clock'> & { timeZone: string; batteryLowPercent: number },
+  deps: Pick<DomainDeps, 'store' | 'clock' | 'heavyWork'> & { timeZone: string; batteryLowPercent: number },
   principal: Principal,
   input: FleetHealthInput,
+  work: RequestWork = {},
 ): Promise<FleetHealth> {
   const problems: FieldProblem[] = [];
   const days = checkedInteger(problems, 'days', input.days, fleetHealthLimits.days.default, fleetHealthLimits.days);
@@ -81,13 +84,10 @@ export async function readFleetHealth(
 
   const now = deps.clock.now();
   const windowMs = days * dayMs;
-  const rows = await deps.store.fleetHealth.read({
-    organizationId: principal.organizationId,
-    now,
-    windowStart: now - windowMs,
-    limit,
-    batteryBelow,
-  });
+  // A heavy read (workload/): under the caller's cap, and not started for an abandoned request.
+  const rows = await runHeavyWork(deps, principal, work, () =>
+    deps.store.fleetHealth.read({ organizationId: principal.organizationId, now, windowStart: now - windowMs, limit, batteryBelow }),
+  );
   const since = (ms: number): Since => ({ since: toUnixSeconds(ms), sinceLocal: formatLocalDateTime(ms, deps.timeZone) });
   return {
     generatedAt: toUnixSeconds(now),

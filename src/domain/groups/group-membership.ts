@@ -1,9 +1,12 @@
 import type { DomainDeps } from '../domain-deps.js';
 import { AppError, invalidField, type ErrorCode } from '../errors.js';
+import { audited } from '../audit/audit-recorder.js';
+import { auditFields } from '../audit/audit-types.js';
 import type { Principal } from '../auth/principal.js';
 import { checkNewTuid, checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
 import type { Thing } from '../things/thing-types.js';
 import { groupNotFound } from './group-service.js';
+import { changesBetween, emitThingChanged } from '../things/thing-changes.js';
 import { requireGroupRef } from './group-id-rules.js';
 
 /**
@@ -12,7 +15,7 @@ import { requireGroupRef } from './group-id-rules.js';
  * for the caller's organization (status `new`), as POST installations does. Returns the thing as it is now.
  */
 export async function assignThingToGroup(
-  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'>,
+  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'> & Partial<Pick<DomainDeps, 'events'>>,
   principal: Principal,
   input: { tuid: string; groupId: unknown },
 ): Promise<Thing> {
@@ -20,16 +23,27 @@ export async function assignThingToGroup(
   const groupId = requireGroupRef('groupId', input.groupId);
   // The store claims a thing nobody owns in the same statement; a reserved TUID is refused before it could.
   if (deps.reservedTuids.has(input.tuid) && !(await deps.store.things.get(input.tuid))) checkNewTuid(input.tuid, deps.reservedTuids);
-  const result = await deps.store.groups.assignThing({
-    tuid: input.tuid,
-    organizationId: principal.organizationId,
-    groupId,
-    at: deps.clock.now(),
-    responsible: principal.responsible,
+  const { organizationId } = principal;
+  const target = { type: 'thing', id: input.tuid };
+  const { before, thing } = await audited(deps, principal, { organizationId, action: 'thing.assign_group', target }, async () => {
+    const result = await deps.store.groups.assignThing({
+      tuid: input.tuid,
+      organizationId,
+      groupId,
+      at: deps.clock.now(),
+      responsible: principal.responsible,
+    });
+    if (result.outcome === 'no-group') throw groupNotFound(groupId!);
+    if (result.outcome === 'foreign') throw thingNotFound(input.tuid);
+    return {
+      result: { before: result.before, thing: result.thing },
+      before: auditFields({ groupId: result.before?.groupId ?? null }),
+      after: auditFields({ groupId: result.thing.groupId }),
+    };
   });
-  if (result.outcome === 'no-group') throw groupNotFound(groupId!);
-  if (result.outcome === 'foreign') throw thingNotFound(input.tuid);
-  return result.thing;
+  // Announced once committed, with its entry.
+  emitThingChanged(deps.events, thing, changesBetween(before, thing), principal.responsible);
+  return thing;
 }
 
 /** How many things one bulk assignment may name: a pasted list or a page of checked things, one request each. */
@@ -46,7 +60,7 @@ export type BulkAssignOutcome = { tuid: string; thing: Thing; error?: undefined 
  * named twice is assigned once, answered in the order first named.
  */
 export async function assignThingsToGroup(
-  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'>,
+  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'> & Partial<Pick<DomainDeps, 'events'>>,
   principal: Principal,
   input: { groupId: unknown; tuids: readonly string[] },
 ): Promise<BulkAssignOutcome[]> {

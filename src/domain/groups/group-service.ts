@@ -4,6 +4,8 @@ import type { Principal } from '../auth/principal.js';
 import { shownGroupId, unassignedGroupId } from './unassigned-group.js';
 import { checkGroupDescription, checkGroupId, requireGroupId } from './group-id-rules.js';
 import type { Group, GroupListing } from './group-types.js';
+import { audited } from '../audit/audit-recorder.js';
+import { auditFields } from '../audit/audit-types.js';
 
 /** `limit` of the group list: 1 to 1000, 100 when absent. */
 export const groupListLimit = { min: 1, max: 1000, default: 100 } as const;
@@ -31,7 +33,15 @@ export async function createGroup(
     createdAt: deps.clock.now(),
   };
   try {
-    return await deps.store.groups.create(group);
+    return await audited(
+      deps,
+      principal,
+      { organizationId: group.organizationId, action: 'group.create', target: { type: 'group', id: groupId } },
+      async () => ({
+        result: await deps.store.groups.create(group),
+        after: auditFields({ groupId, description: group.description }),
+      }),
+    );
   } catch (error) {
     if (error instanceof DuplicateKeyError) throw conflict(`Group ${groupId} already exists.`);
     throw error;
@@ -69,7 +79,7 @@ export async function listGroups(
  * group, CONFLICT when the new id is taken; renaming to the same id is a no-op.
  */
 export async function renameGroup(
-  deps: Pick<DomainDeps, 'store'>,
+  deps: Pick<DomainDeps, 'store' | 'clock'>,
   principal: Principal,
   input: { groupId: string; newGroupId: unknown },
 ): Promise<{ groupId: string }> {
@@ -81,7 +91,10 @@ export async function renameGroup(
     return { groupId: to };
   }
   try {
-    if (!(await deps.store.groups.rename(organizationId, from, to))) throw groupNotFound(from);
+    await audited(deps, principal, { organizationId, action: 'group.rename', target: { type: 'group', id: from } }, async () => {
+      if (!(await deps.store.groups.rename(organizationId, from, to))) throw groupNotFound(from);
+      return { result: undefined, before: auditFields({ groupId: from }), after: auditFields({ groupId: to }) };
+    });
   } catch (error) {
     if (error instanceof DuplicateKeyError) throw conflict(`Group ${to} already exists.`);
     throw error;
@@ -90,9 +103,18 @@ export async function renameGroup(
 }
 
 /** Deletes a group; its things are left in no group. NOT_FOUND for an unknown group. */
-export async function deleteGroup(deps: Pick<DomainDeps, 'store'>, principal: Principal, input: { groupId: string }): Promise<void> {
+export async function deleteGroup(
+  deps: Pick<DomainDeps, 'store' | 'clock'>,
+  principal: Principal,
+  input: { groupId: string },
+): Promise<void> {
   const groupId = requireGroupId('groupId', input.groupId);
-  if (!(await deps.store.groups.delete(principal.organizationId, groupId))) throw groupNotFound(groupId);
+  const { organizationId } = principal;
+  await audited(deps, principal, { organizationId, action: 'group.delete', target: { type: 'group', id: groupId } }, async () => {
+    const before = await deps.store.groups.get(organizationId, groupId);
+    if (!before || !(await deps.store.groups.delete(organizationId, groupId))) throw groupNotFound(groupId);
+    return { result: undefined, before: auditFields({ groupId, description: before.description }) };
+  });
 }
 
 /** Orders strings by Unicode code point, as SQLite's BINARY and PostgreSQL's "C" collations do (UTF-8 byte order). */

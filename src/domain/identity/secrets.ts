@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { sameSecret } from '../auth/constant-time.js';
+import { nodeArgon2 } from './password-hashing.js';
 
 /**
  * Password and secret hashing. Two schemes on purpose:
@@ -8,20 +9,14 @@ import { hash, verify } from '@node-rs/argon2';
  *   enough; clients that fetch a token before every call then cost microseconds, not 12 ms of argon2 each.
  */
 
-// OWASP's recommended minimum for argon2id (19 MiB, 2 iterations, 1 lane): ~12 ms per hash on the target machines.
-// algorithm 2 is Argon2id (the package's const enum cannot be imported under verbatimModuleSyntax).
-const argon2Options = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
-
+/** An argon2id hash, outside the process's cap on argon2 work (password-hashing.ts): one-off work such as the CLI's. */
 export async function hashPassword(password: string): Promise<string> {
-  return hash(password, argon2Options);
+  return nodeArgon2.hash(password);
 }
 
+/** An argon2 verify outside the cap (password-hashing.ts); false for a malformed hash. */
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(storedHash, password);
-  } catch {
-    return false;
-  }
+  return nodeArgon2.verify(storedHash, password);
 }
 
 /** A new random secret: 32 bytes as base64url (43 characters). */
@@ -44,9 +39,7 @@ export function hashSecret(secret: string): string {
 export function verifySecret(storedHash: string, secret: string): boolean {
   const [scheme, saltText, digestText] = storedHash.split('$');
   if (scheme !== secretScheme || saltText === undefined || digestText === undefined) return false;
-  const expected = Buffer.from(digestText, 'base64url');
-  const actual = digest(Buffer.from(saltText, 'base64url'), secret);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return sameSecret(digest(Buffer.from(saltText, 'base64url'), secret), Buffer.from(digestText, 'base64url'));
 }
 
 function digest(salt: Buffer, secret: string): Buffer {
@@ -57,14 +50,20 @@ const sealedPrefix = 'aes-256-gcm';
 
 /**
  * Seals a secret the platform must be able to read again (an MQTT password that Mosquitto's dynamic security needs
- * in plain text to provision, docs/mqtt.md): AES-256-GCM under a key that lives in the environment, never in the
- * store, so a copy of the store alone reveals nothing. `key`: MQTT_AUTH_SEALING_KEY as configured.
+ * in plain text to provision, docs/mqtt.md; the private part of a token-signing key): AES-256-GCM under a key that
+ * lives outside the store, so a copy of the store alone reveals nothing. `key`: MQTT_AUTH_SEALING_KEY or
+ * SIGNING_KEY_SEALING_KEY (or its key file) as configured.
  */
 export function sealSecret(key: string, secret: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', sealingKey(key), iv);
   const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return [sealedPrefix, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('$');
+}
+
+/** Whether `text` was written by `sealSecret` (a stored value from before sealing is not). */
+export function isSealedSecret(text: string): boolean {
+  return text.startsWith(`${sealedPrefix}$`);
 }
 
 /** The secret sealed by `sealSecret` under the same key; throws when the key differs or the value was altered. */

@@ -1,9 +1,12 @@
 import type { DomainDeps } from '../domain-deps.js';
-import { conflict, fieldProblem, invalidField, validationFailed } from '../errors.js';
+import { audited } from '../audit/audit-recorder.js';
+import { auditFields } from '../audit/audit-types.js';
+import { conflict, invalidField, validationFailed } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { checkNewTuid, checkTuid, requireThing, thingNotFound } from '../things/thing-access.js';
-import { installationStatuses, type Thing } from '../things/thing-types.js';
-import { checkTransition, initialInstallationStatus, isInstallationStatus } from './installation-state-machine.js';
+import type { Thing } from '../things/thing-types.js';
+import { checkInstallationStatus, checkTransition, initialInstallationStatus, isInstallationStatus } from './installation-state-machine.js';
+import { changesBetween, emitThingChanged } from '../things/thing-changes.js';
 import type { InstallationEntry } from './installation-types.js';
 
 /** `limit` of the installation history: absent means the whole history. */
@@ -29,13 +32,48 @@ const maxAttempts = 5;
  * A refused request writes nothing (a disallowed move on an unowned thing does not create it).
  */
 export async function setInstallationStatus(
-  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'>,
+  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'> & Partial<Pick<DomainDeps, 'events'>>,
   principal: Principal,
   input: { tuid: string; status: unknown },
 ): Promise<InstallationChange> {
   checkTuid(input.tuid);
+  const operation = {
+    organizationId: principal.organizationId,
+    action: 'thing.set_installation_status',
+    target: { type: 'thing', id: input.tuid },
+  };
+  let unchanged: InstallationChange | undefined;
+  let change: ChangeWithBefore;
+  // A no-op (the current status again) records nothing: the transaction is left by throwing it out.
+  try {
+    change = await audited(deps, principal, operation, async () => {
+      const change = await changeInstallationStatus(deps, principal, input);
+      if (!change.changed) throw (unchanged = change);
+      return {
+        result: change,
+        before: auditFields({ status: change.before?.installationStatus ?? null }),
+        after: auditFields({ status: change.thing.installationStatus }),
+      };
+    });
+  } catch (error) {
+    if (unchanged && error === unchanged) return unchanged;
+    throw error;
+  }
+  // Announced once committed, with its entry (`before` undefined: the call claimed the thing).
+  emitThingChanged(deps.events, change.thing, changesBetween(change.before, change.thing), principal.responsible);
+  return { thing: change.thing, entry: change.entry, changed: true };
+}
+
+/** A change with the caller's thing as it was before (undefined: nobody owned it). */
+type ChangeWithBefore = InstallationChange & { before?: Thing };
+
+async function changeInstallationStatus(
+  deps: Pick<DomainDeps, 'store' | 'clock' | 'reservedTuids'>,
+  principal: Principal,
+  input: { tuid: string; status: unknown },
+): Promise<ChangeWithBefore> {
   const status = input.status;
-  if (!isInstallationStatus(status)) throw validationFailed([fieldProblem('status', `must be one of ${installationStatuses.join(', ')}`)]);
+  if (!isInstallationStatus(status)) throw validationFailed([checkInstallationStatus('status', status)!]);
   const { store } = deps;
   const write = { tuid: input.tuid, organizationId: principal.organizationId, status, responsible: principal.responsible };
   for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
@@ -53,7 +91,7 @@ export async function setInstallationStatus(
     checkTransition(thing.installationStatus, status);
     const at = deps.clock.now();
     const changed = await store.installations.changeStatus({ ...write, from: thing.installationStatus, at });
-    if (changed) return { thing: changed, entry: { status, timestamp: at, responsible: write.responsible }, changed: true };
+    if (changed) return { thing: changed, entry: { status, timestamp: at, responsible: write.responsible }, changed: true, before: thing };
   }
   throw conflict(`The installation status of ${input.tuid} is changing concurrently; retry.`);
 }

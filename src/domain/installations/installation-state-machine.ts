@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError, fieldProblem, type FieldProblem } from '../errors.js';
 import { installationStatuses, type InstallationStatus } from '../things/thing-types.js';
 
 /**
@@ -18,6 +18,11 @@ export const initialInstallationStatus: InstallationStatus = 'new';
 
 export function isInstallationStatus(value: unknown): value is InstallationStatus {
   return typeof value === 'string' && (installationStatuses as readonly string[]).includes(value);
+}
+
+/** The problem of a value that is no installation status, naming `field`; undefined for a status. Every caller states it so. */
+export function checkInstallationStatus(field: string, value: unknown): FieldProblem | undefined {
+  return isInstallationStatus(value) ? undefined : fieldProblem(field, `must be one of ${installationStatuses.join(', ')}`);
 }
 
 /** The statuses a thing in `from` may move to, in the order of `installationStatuses`. */

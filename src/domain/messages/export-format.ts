@@ -6,6 +6,12 @@ import { envelopeFields, fieldsForDirection, getMessageDefinition } from '../../
  * fixed columns: the envelope, the catalog's fields of the chosen message ids, then `otherFields`, one JSON object
  * of whatever else the message carried. The columns are known before the first row, so the export reads each row
  * once and keeps none (docs/decisions.md, Export).
+ *
+ * CSV is opened in spreadsheets, which run a cell starting with `=`, `+`, `-` or `@` (or a tab or carriage return
+ * before one) as a formula: a device's `swVersion` of `=HYPERLINK(...)` would become a link in the operator's sheet.
+ * Such text cells get a leading `'` (OWASP, CSV injection), unless the caller asks for the raw text (`raw`, for
+ * programs). The rule follows the value's JSON type: a number (`-3.5` sent as a number) is written as its JSON text
+ * and never touched, while a string (`"-3.5"` sent as text) is text like any other and is neutralized.
  */
 
 export const exportFormats = ['ndjson', 'csv'] as const;
@@ -42,12 +48,18 @@ export function csvHeader(columns: readonly string[]): string {
   return `${columns.map(csvField).join(',')}\r\n`;
 }
 
+/** How CSV cells are written: `raw` keeps text that a spreadsheet would run as a formula as it is. */
+export interface CsvOptions {
+  raw: boolean;
+}
+
 /**
- * One message (its served JSON text) as a CSV record over `columns`: a string as itself, any other value as its
- * JSON text (numbers, `true`, `null`, nested objects and arrays), an absent member as an empty field. Members with
- * no column go into `otherFields` in the order the message has them.
+ * One message (its served JSON text) as a CSV record over `columns`: a string as itself (neutralized unless
+ * `options.raw`, `neutralizeFormula`), any other value as its JSON text (numbers, `true`, `null`, nested objects and
+ * arrays), an absent member as an empty field. Members with no column go into `otherFields` in the order the
+ * message has them (a JSON object, which starts with `{`: never a formula).
  */
-export function csvRecord(columns: readonly string[], messageJson: string): string {
+export function csvRecord(columns: readonly string[], messageJson: string, options: CsvOptions = { raw: false }): string {
   const message = JSON.parse(messageJson) as Record<string, unknown>;
   const others: Record<string, unknown> = {};
   let hasOthers = false;
@@ -59,7 +71,7 @@ export function csvRecord(columns: readonly string[], messageJson: string): stri
     }
   }
   const fields = columns.map((column) =>
-    column === otherFieldsColumn ? (hasOthers ? JSON.stringify(others) : '') : csvValue(message[column]),
+    column === otherFieldsColumn ? (hasOthers ? JSON.stringify(others) : '') : csvValue(message[column], options),
   );
   return `${fields.map(csvField).join(',')}\r\n`;
 }
@@ -69,9 +81,18 @@ export function ndjsonRecord(messageJson: string): string {
   return `${messageJson}\n`;
 }
 
-function csvValue(value: unknown): string {
+function csvValue(value: unknown, options: CsvOptions): string {
   if (value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value !== 'string') return JSON.stringify(value);
+  return options.raw ? value : neutralizeFormula(value);
+}
+
+// The first characters with which a spreadsheet (Excel, LibreOffice, Google Sheets) reads a cell as a formula.
+const formulaStart = /^[=+\-@\t\r]/;
+
+/** Text a spreadsheet would run as a formula, with a leading `'` that makes it text (OWASP); other text unchanged. */
+export function neutralizeFormula(text: string): string {
+  return formulaStart.test(text) ? `'${text}` : text;
 }
 
 /** RFC 4180: a field holding a quote, comma, CR or LF is quoted, its quotes doubled. */

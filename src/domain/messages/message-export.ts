@@ -29,6 +29,8 @@ export interface MessageExportInput {
   eventIds?: readonly number[];
   /** `ndjson` (the default) or `csv`. */
   format?: string;
+  /** CSV: write text cells as sent, without neutralizing formulas (export-format.ts); for programs, not spreadsheets. */
+  raw?: boolean;
 }
 
 /** An export ready to stream: checked and authorized, nothing read yet. */
@@ -49,13 +51,13 @@ export interface MessageExport {
  * naming the field, and a thing the caller cannot see NOT_FOUND, all before anything is read or sent.
  */
 export async function exportThingMessages(
-  deps: Pick<DomainDeps, 'store'>,
+  deps: ExportDeps,
   principal: Principal,
   input: MessageExportInput & { tuid: string },
 ): Promise<MessageExport> {
   const checked = checkExportInput(input);
   await requireThing(deps, principal, input.tuid);
-  return prepareExport(deps, checked, [input.tuid], exportContentDisposition('thing', input.tuid, checked.format));
+  return prepareExport(deps, principal, checked, [input.tuid], exportContentDisposition('thing', input.tuid, checked.format));
 }
 
 /**
@@ -64,7 +66,7 @@ export async function exportThingMessages(
  * `deploymentGroupId` still says where the message arrived. NOT_FOUND for a group the caller cannot see.
  */
 export async function exportGroupMessages(
-  deps: Pick<DomainDeps, 'store'>,
+  deps: ExportDeps,
   principal: Principal,
   input: MessageExportInput & { groupId: string },
 ): Promise<MessageExport> {
@@ -75,11 +77,14 @@ export async function exportGroupMessages(
   // The member list is the one thing held for the whole export: TUIDs, bounded by the group's size, not its messages.
   const tuids = (await deps.store.things.listInGroup(organizationId, groupId)).map((thing) => thing.tuid);
   tuids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return prepareExport(deps, checked, tuids, exportContentDisposition('group', shownGroupId(groupId), checked.format));
+  return prepareExport(deps, principal, checked, tuids, exportContentDisposition('group', shownGroupId(groupId), checked.format));
 }
+
+type ExportDeps = Pick<DomainDeps, 'store' | 'heavyWork'>;
 
 interface CheckedInput {
   format: ExportFormat;
+  raw: boolean;
   filter: Omit<ExportQuery, 'tuids'>;
 }
 
@@ -105,25 +110,46 @@ function checkExportInput(input: MessageExportInput): CheckedInput {
   if (problems.length > 0) throw validationFailed(problems);
   const messageIds = ids && [...new Set(ids)];
   const eventIds = input.eventIds && [...new Set(input.eventIds)];
-  return { format: format as ExportFormat, filter: { from: input.from, to: input.to, messageIds, eventIds } };
+  return { format: format as ExportFormat, raw: input.raw === true, filter: { from: input.from, to: input.to, messageIds, eventIds } };
 }
 
-function prepareExport(deps: Pick<DomainDeps, 'store'>, input: CheckedInput, tuids: readonly string[], contentDisposition: string) {
+function prepareExport(
+  deps: ExportDeps,
+  principal: Principal,
+  input: CheckedInput,
+  tuids: readonly string[],
+  contentDisposition: string,
+): MessageExport {
   return {
     format: input.format,
     contentType: exportMediaTypes[input.format],
     contentDisposition,
-    chunks: exportChunks(deps, input, tuids),
+    chunks: heldInSlot(deps, principal, () => exportChunks(deps, input, tuids)),
   };
 }
 
-async function* exportChunks(deps: Pick<DomainDeps, 'store'>, input: CheckedInput, tuids: readonly string[]): AsyncGenerator<string> {
+/**
+ * The chunks, read in one of the caller's heavy-work slots (workload/), taken at the first pull and given back when
+ * the stream ends, fails or is dropped: an export nobody pulls (HEAD) never holds one, and a caller over the cap is
+ * refused before the first byte, so the refusal is still an error answer (429 with Retry-After).
+ */
+async function* heldInSlot(deps: ExportDeps, principal: Principal, chunks: () => AsyncGenerator<string>): AsyncGenerator<string> {
+  const release = deps.heavyWork?.enter(principal, {}) ?? (() => {});
+  try {
+    yield* chunks();
+  } finally {
+    release();
+  }
+}
+
+async function* exportChunks(deps: ExportDeps, input: CheckedInput, tuids: readonly string[]): AsyncGenerator<string> {
   let header = '';
   let render: (body: string) => string = ndjsonRecord;
   if (input.format === 'csv') {
     const columns = csvColumns(input.filter.messageIds);
     header = csvHeader(columns);
-    render = (body) => csvRecord(columns, body);
+    const options = { raw: input.raw };
+    render = (body) => csvRecord(columns, body, options);
   }
   const batches = deps.store.messages.exportBodies({ ...input.filter, tuids })[Symbol.asyncIterator]();
   try {

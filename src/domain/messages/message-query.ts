@@ -2,6 +2,7 @@ import type { DomainDeps } from '../domain-deps.js';
 import { validationFailed, type FieldProblem } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { requireThing } from '../things/thing-access.js';
+import { stopIfAbandoned, type RequestWork } from '../workload/request-work.js';
 
 /** `limit` of a message list: required, 1 to 10000 (SPEC section 3). */
 export const messageLimit = { min: 1, max: 10_000 } as const;
@@ -18,9 +19,15 @@ export interface MessageListInput {
 
 /**
  * A thing's stored messages, newest first, as JSON texts with `deploymentGroupId` (the same for REST and
- * GraphQL). Checks `limit` and the time window; NOT_FOUND for a thing the caller cannot see.
+ * GraphQL). Checks `limit` and the time window; NOT_FOUND for a thing the caller cannot see. Reads nothing more
+ * once `work` is abandoned.
  */
-export async function listMessages(deps: Pick<DomainDeps, 'store'>, principal: Principal, input: MessageListInput): Promise<string[]> {
+export async function listMessages(
+  deps: Pick<DomainDeps, 'store'>,
+  principal: Principal,
+  input: MessageListInput,
+  work: RequestWork = {},
+): Promise<string[]> {
   const problems: FieldProblem[] = [];
   if (input.limit === undefined) problems.push({ field: 'limit', message: 'limit is required' });
   else if (!Number.isInteger(input.limit) || input.limit < messageLimit.min || input.limit > messageLimit.max) {
@@ -34,7 +41,9 @@ export async function listMessages(deps: Pick<DomainDeps, 'store'>, principal: P
   if (input.from !== undefined && input.to !== undefined && input.from > input.to)
     problems.push({ field: 'from', message: 'from must not be after to' });
   if (problems.length > 0) throw validationFailed(problems);
+  stopIfAbandoned(work);
   await requireThing(deps, principal, input.tuid);
+  stopIfAbandoned(work);
   return deps.store.messages.listJson({
     tuid: input.tuid,
     limit: input.limit!,

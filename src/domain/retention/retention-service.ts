@@ -1,4 +1,7 @@
+import type { Principal } from '../auth/principal.js';
 import type { DomainDeps } from '../domain-deps.js';
+import { audited } from '../audit/audit-recorder.js';
+import { auditFields } from '../audit/audit-types.js';
 import { notFound, validationFailed, type FieldProblem } from '../errors.js';
 import { effectiveRetentionDays, retentionDaysProblem, retentionHorizon } from './retention-rules.js';
 
@@ -40,6 +43,7 @@ export async function setRetention(
   deps: Pick<RetentionDeps, 'store' | 'retentionDefaults'>,
   organizationId: string,
   input: { messageRetentionDays?: unknown; rollupRetentionDays?: unknown },
+  by?: Principal,
 ): Promise<OrganizationRetention> {
   const problems: FieldProblem[] = [];
   for (const field of ['messageRetentionDays', 'rollupRetentionDays'] as const) {
@@ -47,12 +51,23 @@ export async function setRetention(
     if (problem) problems.push(problem);
   }
   if (problems.length > 0) throw validationFailed(problems);
-  const found = await deps.store.retention.set(organizationId, {
-    messageRetentionDays: input.messageRetentionDays as number | null | undefined,
-    rollupRetentionDays: input.rollupRetentionDays as number | null | undefined,
-  });
-  if (!found) throw notFound('No such organization.');
-  return getRetention(deps, organizationId);
+  const snapshot = (r: OrganizationRetention) =>
+    auditFields({ messageRetentionDays: r.messageRetentionOverride, rollupRetentionDays: r.rollupRetentionOverride });
+  return audited(
+    deps,
+    by,
+    { organizationId, action: 'organization.set_retention', target: { type: 'organization', id: organizationId } },
+    async () => {
+      const before = await getRetention(deps, organizationId);
+      const found = await deps.store.retention.set(organizationId, {
+        messageRetentionDays: input.messageRetentionDays as number | null | undefined,
+        rollupRetentionDays: input.rollupRetentionDays as number | null | undefined,
+      });
+      if (!found) throw notFound('No such organization.');
+      const after = await getRetention(deps, organizationId);
+      return { result: after, before: snapshot(before), after: snapshot(after) };
+    },
+  );
 }
 
 /**

@@ -1,4 +1,7 @@
 import type { Store } from '../../store/store.js';
+import { recordAudit } from '../audit/audit-recorder.js';
+import { auditFields } from '../audit/audit-types.js';
+import { systemActor } from '../audit/audit-context.js';
 import type { Clock } from '../clock.js';
 import { effectiveRetentionDays, retentionHorizon, type RetentionDefaults } from './retention-rules.js';
 import type { MessageExpiryTarget, RetentionExpiry, SweepReport } from './retention-types.js';
@@ -29,6 +32,10 @@ export interface RetentionSweeperDeps {
   onSweep?: (report: SweepReport) => void;
   /** Rollup expiry (the rollups store's `expire`, in whole hours); unset: rollups are not expired. */
   expireRollups?: ExpireRollups;
+  /** AUDIT_RETENTION_DAYS (0 or unset: audit entries are kept forever). */
+  auditRetentionDays?: number;
+  /** The webhook delivery log (SPEC 11): kept `retentionDays` (0: forever); `expire` removes at most `limit` rows before a time. */
+  webhookLog?: { retentionDays: number; expire: (before: number, limit: number) => Promise<number> };
 }
 
 /**
@@ -103,6 +110,7 @@ export class RetentionSweeper {
       partitionsDropped: 0,
       partitionsCreated: 0,
       pagesReclaimed: 0,
+      auditEntries: 0,
       durationMs: 0,
     };
     const now = clock.now();
@@ -145,12 +153,54 @@ export class RetentionSweeper {
     report.rollups = await this.expireRollups(organizations, now);
     const deadLettersBefore = retentionHorizon(defaults.deadLetterRetentionDays, now);
     if (deadLettersBefore !== null) report.deadLetters = await expiry.expireDeadLetters(deadLettersBefore, signal);
+    report.auditEntries = await this.expireAudit(report, now);
+    const webhookLog = this.deps.webhookLog;
+    const webhookLogBefore = webhookLog && retentionHorizon(webhookLog.retentionDays, now);
+    if (webhookLog && webhookLogBefore !== null && webhookLogBefore !== undefined) {
+      report.webhookLog = 0;
+      for (;;) {
+        const count = await webhookLog.expire(webhookLogBefore, rollupStepRows);
+        report.webhookLog += count;
+        if (count < rollupStepRows || this.stopping.signal.aborted) break;
+      }
+    }
     report.pagesReclaimed = await expiry.reclaimSpace(signal);
     report.durationMs = performance.now() - started;
     this.deps.onSweep?.(report);
     if (report.messages + report.rollups + report.deadLetters + report.commandHistory + report.partitionsDropped > 0)
       this.deps.logger.info({ ...report }, 'retention sweep');
     return report;
+  }
+
+  /**
+   * Audit entries past AUDIT_RETENTION_DAYS, per organization, each in one transaction that moves the chain's anchor
+   * to the last entry removed (the rest still verifies); then the sweep's counts as the platform's own entry in each
+   * organization's log where it removed anything (`system`, `retention.sweep`).
+   */
+  private async expireAudit(report: SweepReport, now: number): Promise<number> {
+    const { store } = this.deps;
+    const before = retentionHorizon(this.deps.auditRetentionDays ?? 0, now);
+    let removed = 0;
+    const swept = report.messages + report.rollups + report.commandHistory > 0;
+    for (const organizationId of await store.audit.organizations()) {
+      const expired = before === null ? 0 : await store.transaction(() => store.audit.expire(organizationId, before));
+      removed += expired;
+      if (expired === 0 && !swept) continue;
+      await recordAudit(this.deps, undefined, {
+        organizationId,
+        action: 'retention.sweep',
+        target: { type: 'organization', id: organizationId },
+        outcome: 'success',
+        details: auditFields({
+          auditEntriesExpired: expired,
+          messagesExpired: report.messages,
+          rollupsExpired: report.rollups,
+          commandHistoryExpired: report.commandHistory,
+        }),
+        context: { actor: systemActor, via: 'system', requestId: null, address: null },
+      });
+    }
+    return removed;
   }
 
   /** Rollups of each organization past its rollup retention, whole hours, through the hook (none until connected). */

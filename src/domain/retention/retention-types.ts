@@ -45,5 +45,9 @@ export interface SweepReport {
   partitionsDropped: number;
   partitionsCreated: number;
   pagesReclaimed: number;
+  /** Audit entries past AUDIT_RETENTION_DAYS (SPEC 14). */
+  auditEntries: number;
   durationMs: number;
+  /** Webhook delivery log rows (deliveries settled and attempts) past WEBHOOK_LOG_RETENTION_DAYS. */
+  webhookLog?: number;
 }

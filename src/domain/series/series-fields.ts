@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { DomainDeps } from '../domain-deps.js';
+import type { RequestWork } from '../workload/request-work.js';
 import { listMessages } from '../messages/message-query.js';
 import { extractNumericFields } from './rollup-rules.js';
 
@@ -17,8 +18,13 @@ export interface SeriesFields {
  * numbers (extractNumericFields, the rule the series read by), so a client can offer exactly the fields `series`
  * answers for. Message ids by number. NOT_FOUND for a thing the caller cannot see.
  */
-export async function listSeriesFields(deps: Pick<DomainDeps, 'store'>, principal: Principal, tuid: string): Promise<SeriesFields[]> {
-  const texts = await listMessages(deps, principal, { tuid, limit: seriesFieldsRecentMessages });
+export async function listSeriesFields(
+  deps: Pick<DomainDeps, 'store'>,
+  principal: Principal,
+  tuid: string,
+  work: RequestWork = {},
+): Promise<SeriesFields[]> {
+  const texts = await listMessages(deps, principal, { tuid, limit: seriesFieldsRecentMessages }, work);
   const byId = new Map<number, Set<string>>();
   for (const text of texts) {
     const message = JSON.parse(text) as Record<string, unknown>;

@@ -6,6 +6,8 @@ import { groupNotFound } from '../groups/group-service.js';
 import { requireThing } from '../things/thing-access.js';
 import { daySeconds, floorTo, hourSeconds, rawReadOf, rollupLimits } from './rollup-rules.js';
 import { hourPoint, pointRun, rawPoints } from './series-points.js';
+import { runHeavyWork } from '../workload/heavy-work-gate.js';
+import { stopIfAbandoned, type RequestWork } from '../workload/request-work.js';
 import {
   nothingKnown,
   type KnownRuns,
@@ -42,21 +44,25 @@ interface CheckedInput {
   maxPoints: number;
 }
 
-export type SeriesDeps = Pick<DomainDeps, 'store' | 'rawHorizon'>;
+export type SeriesDeps = Pick<DomainDeps, 'store' | 'rawHorizon' | 'heavyWork'>;
 
 /**
  * A thing's series of one numeric field (SPEC section 9). NOT_FOUND for a thing the caller cannot see. `known`: the
- * compacted days whose points the caller holds (see PointRun); without, every run has its points.
+ * compacted days whose points the caller holds (see PointRun); without, every run has its points. A heavy read:
+ * under the caller's cap, and stopped between store reads once `work` is abandoned (workload/).
  */
 export async function readThingSeries(
   deps: SeriesDeps,
   principal: Principal,
   input: SeriesInput & { tuid: string },
   known: KnownRuns = nothingKnown,
+  work: RequestWork = {},
 ): Promise<Series & { tuid: string }> {
   const checked = checkSeriesInput(input);
-  await requireThing(deps, principal, input.tuid);
-  return { tuid: input.tuid, ...(await readSeries(deps, principal.organizationId, { tuid: input.tuid }, checked, known)) };
+  return runHeavyWork(deps, principal, work, async () => {
+    await requireThing(deps, principal, input.tuid);
+    return { tuid: input.tuid, ...(await readSeries(deps, principal.organizationId, { tuid: input.tuid }, checked, known, work)) };
+  });
 }
 
 /**
@@ -68,12 +74,15 @@ export async function readGroupSeries(
   principal: Principal,
   input: SeriesInput & { groupId: string },
   known: KnownRuns = nothingKnown,
+  work: RequestWork = {},
 ): Promise<Series & { groupId: string | null }> {
   const groupId = requireGroupRef('groupId', input.groupId);
   const checked = checkSeriesInput(input);
   const { organizationId } = principal;
-  if (groupId !== null && !(await deps.store.groups.get(organizationId, groupId))) throw groupNotFound(groupId);
-  return { groupId, ...(await readSeries(deps, organizationId, { organizationId, groupId }, checked, known)) };
+  return runHeavyWork(deps, principal, work, async () => {
+    if (groupId !== null && !(await deps.store.groups.get(organizationId, groupId))) throw groupNotFound(groupId);
+    return { groupId, ...(await readSeries(deps, organizationId, { organizationId, groupId }, checked, known, work)) };
+  });
 }
 
 /** VALIDATION_FAILED naming every bad field; the checked values otherwise. */
@@ -124,16 +133,22 @@ async function readSeries(
   subject: SeriesSubject,
   input: CheckedInput,
   known: KnownRuns,
+  work: RequestWork,
 ): Promise<Series> {
   const { tsmId, field, from, to, maxPoints } = input;
+  stopIfAbandoned(work);
   const horizon = await deps.rawHorizon(organizationId);
   // The first hour start at or after the horizon: raw data is kept from there on, rollups answer before it.
   const rawFrom = horizon === null || horizon <= from ? from : Math.max(from, Math.ceil(horizon / hourSeconds) * hourSeconds);
   const hourRange = { tsmId, field, fromHour: floorTo(from, hourSeconds), toHour: to };
 
+  if (input.bucket === 'raw' && !('tuid' in subject))
+    await refuseRawOverMaxPoints(deps, subject, { tsmId, field, from: rawFrom, to }, maxPoints, work);
+
   let bucket: SeriesBucket;
   if (input.bucket === 'auto') {
     // Counted only for auto: an explicit bucket checks the points it read.
+    stopIfAbandoned(work);
     const counts = await deps.store.rollups.counts(subject, hourRange, floorTo(rawFrom, hourSeconds));
     const pointsOf: Record<SeriesBucket, number> = { raw: counts.rawPoints, '1h': counts.hours, '1d': counts.days };
     const fitting = (['raw', '1h', '1d'] as const).find((candidate) => pointsOf[candidate] <= maxPoints);
@@ -145,6 +160,7 @@ async function readSeries(
     bucket = fitting;
   } else bucket = input.bucket;
 
+  stopIfAbandoned(work);
   if (bucket === '1d' || bucket === '1h') {
     const runs =
       bucket === '1d'
@@ -165,7 +181,8 @@ async function readSeries(
   }
   if (rawFrom <= to) {
     segments.push({ from: rawFrom, to, bucket: 'raw' });
-    runs.push(...(await readRawRuns(deps, subject, { tsmId, field, from: rawFrom, to }, maxPoints - rolledPoints, known)));
+    stopIfAbandoned(work);
+    runs.push(...(await readRawRuns(deps, subject, { tsmId, field, from: rawFrom, to }, maxPoints - rolledPoints, known, work)));
   }
   return answer({ tsmId, field, bucket, segments, runs }, maxPoints);
 }
@@ -181,16 +198,42 @@ async function readRawRuns(
   range: { tsmId: number; field: string; from: number; to: number },
   room: number,
   known: KnownRuns,
+  work: RequestWork,
 ): Promise<PointRun[]> {
   if (rawReadOf(range.field) === 'none') return [];
   const hours =
     'tuid' in subject ? await deps.store.rollups.rawRuns(subject, { ...range, limit: Math.max(0, room) + 1 }, known) : undefined;
-  if (hours === undefined) return [{ points: await readRawPoints(deps, subject, range, room), etag: null }];
+  if (hours === undefined) return [{ points: await readRawPoints(deps, subject, range, room, work), etag: null }];
   return hours.map((run) =>
     run.messages === null
       ? { points: null, etag: run.etag, count: run.count }
       : { points: rawPoints(run.messages, range.field), etag: run.etag },
   );
+}
+
+/**
+ * A group's raw read sorts every message of the group in its range before it can stop at `maxPoints` + 1: refusing
+ * one over maxPoints that way reads the whole range. The group's hourly rollups count the same points (the rollup
+ * rule is the raw read's), so the hours lying whole in the raw part of the range give a lower bound on the points,
+ * read from one row per hour; over maxPoints, the read is refused from them, before any raw message is read.
+ */
+async function refuseRawOverMaxPoints(
+  deps: SeriesDeps,
+  subject: SeriesSubject,
+  range: { tsmId: number; field: string; from: number; to: number },
+  maxPoints: number,
+  work: RequestWork,
+): Promise<void> {
+  const fromHour = Math.ceil(range.from / hourSeconds) * hourSeconds;
+  const toHour = Math.floor((range.to + 1) / hourSeconds) * hourSeconds - hourSeconds;
+  if (fromHour > toHour || rawReadOf(range.field) === 'none') return;
+  stopIfAbandoned(work);
+  const { rawPoints } = await deps.store.rollups.counts(subject, { tsmId: range.tsmId, field: range.field, fromHour, toHour }, fromHour);
+  if (rawPoints > maxPoints) throw tooManyPoints('bucket', rawOverMaxPoints(maxPoints));
+}
+
+function rawOverMaxPoints(maxPoints: number): string {
+  return `bucket raw gives more than maxPoints ${maxPoints} points; choose 1h or 1d, or narrow the range`;
 }
 
 /** The series, or VALIDATION_FAILED when it holds more than maxPoints points (an explicit bucket's). */
@@ -200,7 +243,7 @@ function answer(series: Series, maxPoints: number): Series {
   throw tooManyPoints(
     'bucket',
     series.bucket === 'raw'
-      ? `bucket raw gives more than maxPoints ${maxPoints} points; choose 1h or 1d, or narrow the range`
+      ? rawOverMaxPoints(maxPoints)
       : `bucket ${series.bucket} gives ${count} points, more than maxPoints ${maxPoints}`,
   );
 }
@@ -218,10 +261,12 @@ async function readRawPoints(
   subject: SeriesSubject,
   range: { tsmId: number; field: string; from: number; to: number },
   room: number,
+  work: RequestWork,
 ): Promise<SeriesPoint[]> {
   const read = rawReadOf(range.field);
   if (read === 'none') return [];
   for (let limit = Math.max(0, room) + 1; ; limit *= 10) {
+    stopIfAbandoned(work);
     const messages = await deps.store.rollups.rawMessages(subject, { ...range, field: read === 'direct' ? range.field : null, limit });
     const points = rawPoints(messages, range.field);
     if (points.length > room || messages.length < limit) return points;

@@ -2,11 +2,11 @@ import type { DomainDeps } from '../domain-deps.js';
 import { invalidField, notFound } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { Thing } from './thing-types.js';
-import { brokenNewTuidRule, isValidTuid, tuidPattern } from './tuid.js';
+import { brokenNewTuidRule, isValidTuid, tuidRuleInWords } from './tuid.js';
 
 /** VALIDATION_FAILED naming `field` unless `tuid` follows the TUID rule. */
 export function checkTuid(tuid: string, field = 'tuid'): void {
-  if (!isValidTuid(tuid)) throw invalidField(field, `${field} must match ${tuidPattern.source}`);
+  if (!isValidTuid(tuid)) throw invalidField(field, `${field} ${tuidRuleInWords}`);
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Labels } from './thing-labels.js';
+
 /** Installation states of seed 000 part 3. */
 export const installationStatuses = ['new', 'installed', 'uninstalled', 'quarantine', 'retired'] as const;
 export type InstallationStatus = (typeof installationStatuses)[number];
@@ -14,6 +16,10 @@ export interface Thing {
   /** Arrival of the newest message on the platform's clock (ms), and the gateway it came through. */
   lastHeardAt: number | null;
   lastHeardGatewayTuid: string | null;
+  /** At most 200 characters; null when unset (SPEC section 12). */
+  name: string | null;
+  /** Key to value, `{}` when none (SPEC section 12). */
+  labels: Labels;
 }
 
 export interface ThingSummary {
@@ -25,4 +31,16 @@ export interface ThingSummary {
   /** `swVersion` of the newest 1100. */
   version: string | null;
   location: { lat: number; lon: number } | null;
+}
+
+/**
+ * What changed on a thing, field by field, as the import plan and the `thingChanged` event state it: the fields of
+ * the import file and of REST (`name`, `labels`, `group_id` with `unassigned` for none, `installation_status`).
+ * `from` is null for a thing that did not exist before.
+ */
+export interface ThingChanges {
+  name?: { from: string | null; to: string | null };
+  labels?: { from: Labels | null; to: Labels };
+  group_id?: { from: string | null; to: string };
+  installation_status?: { from: InstallationStatus | null; to: InstallationStatus };
 }

@@ -17,5 +17,7 @@ export function viewThing(thing: Thing) {
     version: summary.version ?? 'unknown',
     installationStatus: thing.installationStatus,
     groupId: shownGroupId(thing.groupId),
+    name: thing.name,
+    labels: thing.labels,
   };
 }

@@ -19,9 +19,11 @@ export const graphqlCodeOf: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: 'BAD_USER_INPUT',
   HEADERS_TOO_LARGE: 'BAD_USER_INPUT',
   RATE_LIMITED: 'RATE_LIMITED',
+  COST_LIMIT: 'COST_LIMIT',
   // SPEC section 4 fixes the list of codes, so an outage stays INTERNAL_SERVER_ERROR for clients that switch on
   // it; `extensions.retryable` and the message tell a temporary outage from a bug.
   SERVICE_UNAVAILABLE: 'INTERNAL_SERVER_ERROR',
+  STARTING: 'INTERNAL_SERVER_ERROR',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
 };
 
@@ -55,7 +57,8 @@ export function appErrorAsGraphql(error: AppError): { message: string; extension
   if (error.errors.length > 0) extensions.errors = error.errors;
   if (error.meta.allowed) extensions.allowed = error.meta.allowed;
   if (error.meta.retryAfterS) extensions.retryAfter = error.meta.retryAfterS;
-  if (error.code === 'SERVICE_UNAVAILABLE') extensions.retryable = true;
+  if (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'STARTING') extensions.retryable = true;
+  if (error.code === 'COST_LIMIT') Object.assign(extensions, { budget: error.meta.budget, cost: error.meta.cost });
   return { message: error.message, extensions };
 }
 
@@ -65,6 +68,7 @@ export function appErrorAsGraphql(error: AppError): { message: string; extension
  */
 const argumentNames = {
   things: { limit: 'first', cursor: 'after' },
+  changePassword: { currentPassword: 'current', newPassword: 'new' },
 } as const satisfies Record<string, Readonly<Record<string, string>>>;
 
 /** A resolver whose VALIDATION_FAILED names the fields as the arguments of `field` do. */

@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, type DocumentNode } from 'graphql';
+import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
 import { parseRequestParams, type Request as GraphqlHttpRequest } from 'graphql-http';
 import { createHandler as createHttpHandler } from 'graphql-http/lib/use/fastify';
 import { AppError } from '../../domain/errors.js';
+import { workOfResponse, type AbandonableWork } from '../abandoned-requests.js';
 import type { UserPrincipal } from '../../domain/auth/principal.js';
 import { bearerToken } from '../bearer-token.js';
 import { httpStatusOf, toAppError } from '../problem.js';
-import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
+import type { GraphqlAnswer, GraphqlContext, GraphqlDeps } from './graphql-deps.js';
+import { audienceOf } from './access.js';
 import { appErrorAsGraphql, formatGraphqlError } from './graphql-errors.js';
+import { auditScopeHook } from '../audit-scope.js';
+import { recordDeniedMutations } from './denied-mutations.js';
 import { CompiledExecution } from './compiled-execution.js';
 import { countOperation } from './operation-metrics.js';
 import { OperationPreparer } from './operation-preparer.js';
@@ -28,6 +32,10 @@ declare module 'fastify' {
     graphqlTokenProblem: string | undefined;
     /** Stored JSON texts the HTTP response carries unparsed (raw-json.ts); spliced in by the onSend hook. */
     graphqlRawJson: RawJsonSplicer | undefined;
+    /** What the executed operation asks of the HTTP answer: `Retry-After` for a throttled or busy one. */
+    graphqlAnswer: GraphqlAnswer | undefined;
+    /** The request's heavy work, abandoned when its response closes or its execution has settled. */
+    graphqlWork: AbandonableWork | undefined;
   }
 }
 
@@ -39,7 +47,7 @@ declare module 'fastify' {
  */
 export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { liveSubscriptions(): number; close(): Promise<void> } {
   const schemas = buildRoleSchemas(allResolvers());
-  const preparer = new OperationPreparer(schemas);
+  const preparer = new OperationPreparer(schemas, deps.config.graphqlCostLimit);
   const compiled = new CompiledExecution();
   const logError = (error: unknown) => app.log.error({ err: error }, 'GraphQL resolver failed');
   const formatError = (error: unknown) => formatGraphqlError(error as never, logError) as never;
@@ -48,15 +56,18 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
     request: FastifyRequest,
     params: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null },
     rawJson?: RawJsonSplicer,
+    work: GraphqlContext['work'] = {},
+    answer?: GraphqlAnswer,
   ) => {
     const principal = request.graphqlUser;
-    const prepared = preparer.prepare(params.query, principal?.role ?? 'anonymous', request.graphqlTokenProblem);
+    const audience = audienceOf(principal, deps.config.platformOperatorOrganizations);
+    const prepared = preparer.prepare(params.query, audience, request.graphqlTokenProblem, params);
     if (Array.isArray(prepared)) {
       countOperation(deps.metrics, 'refused');
       return prepared;
     }
     const { schema, document } = prepared as Exclude<typeof prepared, readonly unknown[]>;
-    const contextValue: GraphqlContext = { principal, deps, rawJson };
+    const contextValue: GraphqlContext = { principal, address: request.ip, deps, rawJson, work, answer };
     return {
       schema,
       document,
@@ -67,10 +78,13 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
   };
 
   const httpHandler = createHttpHandler({
-    onSubscribe: (request, params) => {
+    onSubscribe: async (request, params) => {
       // The whole response is serialized at once and passes the route's onSend hook, which splices raw JSON in.
       const rawJson = (request.raw.graphqlRawJson = new RawJsonSplicer());
-      const prepared = onSubscribe(request.raw, params, rawJson);
+      const prepared = onSubscribe(request.raw, params, rawJson, request.raw.graphqlWork, (request.raw.graphqlAnswer = {}));
+      // A mutation outside the caller's role fails validation as an unknown field: recorded as denied (SPEC 14).
+      if (Array.isArray(prepared) && request.raw.graphqlUser)
+        await recordDeniedMutations(deps, request.raw.graphqlUser, params.query, params.operationName, params.variables);
       // graphql-http refuses a mutation over GET itself, but with an error that has no code and a text/plain type.
       if (
         request.method === 'GET' &&
@@ -83,8 +97,17 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
     },
     parseRequestParams: readRequestParams as never,
     execute: async (args) => {
-      const result = await compiled.execute(args);
+      let result;
+      try {
+        result = await compiled.execute(args);
+      } finally {
+        // Settled: the answer is complete, or a failure has already decided it (a non-null root field failed), and
+        // siblings still reading are read for nobody. They stop at their next store read.
+        (args.contextValue as GraphqlContext).work.abandon?.();
+      }
       const failed = 'errors' in result && (result.errors?.length ?? 0) > 0;
+      const answer = (args.contextValue as GraphqlContext).answer;
+      if (failed && answer) answer.retryAfterS = retryAfterOf(result.errors!);
       countOperation(deps.metrics, failed ? 'error' : 'ok', args.document, args.operationName);
       return result;
     },
@@ -114,6 +137,8 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
   app.decorateRequest('graphqlUser', undefined);
   app.decorateRequest('graphqlTokenProblem', undefined);
   app.decorateRequest('graphqlRawJson', undefined);
+  app.decorateRequest('graphqlAnswer', undefined);
+  app.decorateRequest('graphqlWork', undefined);
   app.route({
     method: ['GET', 'POST'],
     url: deps.config.graphqlPath,
@@ -126,7 +151,7 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
         const error = toAppError(thrown);
         if (error.code === 'INTERNAL') throw thrown;
         // Rate limits are answered before any GraphQL work, as a GraphQL error with the HTTP status.
-        if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
+        if (error.meta.retryAfterS !== undefined) reply.header('retry-after', String(error.meta.retryAfterS));
         return reply
           .code(httpStatusOf[error.code])
           .type('application/json; charset=utf-8')
@@ -140,14 +165,20 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
       if (appError.code === 'INTERNAL') request.log.error({ err: error }, 'GraphQL request failed');
       return sendGraphqlProblem(reply, appError);
     },
-    onSend: async (request, _reply, payload) => {
+    preHandler: auditScopeHook('graphql', (request) => request.graphqlUser),
+    onSend: async (request, reply, payload) => {
+      const retryAfterS = request.graphqlAnswer?.retryAfterS;
+      if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
       const rawJson = request.graphqlRawJson;
       return rawJson && !rawJson.isEmpty && typeof payload === 'string' ? rawJson.splice(payload) : payload;
     },
     handler: async (request, reply) => {
       if (wantsExplorer(request)) return sendExplorerPage(reply, config.graphqlPath);
       const accept = request.headers.accept ?? '';
-      if (!accept.includes('text/event-stream')) return httpHandler.call(app, request, reply);
+      if (!accept.includes('text/event-stream')) {
+        request.graphqlWork = workOfResponse(reply.raw);
+        return httpHandler.call(app, request, reply);
+      }
       // Event streams never end by themselves: remember them, so a shutdown can end them and not wait forever.
       streams.add(reply.raw);
       reply.raw.once('close', () => streams.delete(reply.raw));
@@ -156,7 +187,12 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
   });
 
   registerExplorerAssets(app, config.graphqlPath);
-  registerSchemaDocument(app, { graphqlPath: config.graphqlPath, schemas, onRequest: (request) => authenticate(request, deps) });
+  registerSchemaDocument(app, {
+    graphqlPath: config.graphqlPath,
+    schemas,
+    onRequest: (request) => authenticate(request, deps),
+    operatorOrganizations: config.platformOperatorOrganizations,
+  });
 
   const streams = new Set<import('node:http').ServerResponse>();
   const webSockets = attachWebSocketServer(app, { ...deps, schemas, preparer, formatError, live });
@@ -170,9 +206,24 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps): { live
   };
 }
 
+/**
+ * The wait an operation's refusals ask for (RATE_LIMITED, or SERVICE_UNAVAILABLE such as no argon2 turn), the longest
+ * of them, as the HTTP answer's `Retry-After` beside `extensions.retryAfter`; undefined when none asks.
+ */
+function retryAfterOf(errors: readonly GraphQLError[]): number | undefined {
+  let longest: number | undefined;
+  for (const error of errors) {
+    const original = error.originalError;
+    if (!(original instanceof AppError) || (original.code !== 'RATE_LIMITED' && original.code !== 'SERVICE_UNAVAILABLE')) continue;
+    const seconds = original.meta.retryAfterS;
+    if (typeof seconds === 'number') longest = Math.max(longest ?? 0, seconds);
+  }
+  return longest;
+}
+
 /** An AppError raised outside GraphQL execution, as a GraphQL response with the error's HTTP status. */
 function sendGraphqlProblem(reply: FastifyReply, error: AppError): FastifyReply {
-  if (error.code === 'RATE_LIMITED') reply.header('retry-after', String(error.meta.retryAfterS ?? 1));
+  if (error.meta.retryAfterS !== undefined) reply.header('retry-after', String(error.meta.retryAfterS));
   return reply
     .code(httpStatusOf[error.code])
     .type('application/json; charset=utf-8')

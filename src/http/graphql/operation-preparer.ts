@@ -1,6 +1,7 @@
 import { GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Audience } from './access.js';
 import { codedError } from './graphql-errors.js';
+import { overBudget } from './operation-cost.js';
 import { introspectionNeedsSignInRule, operationLimitsRule } from './validation-rules.js';
 
 // Clients send the same few query texts over and over: parsing and validating each once per audience is the
@@ -12,10 +13,17 @@ export interface PreparedOperation {
   document: DocumentNode;
 }
 
+/** What a request carries besides its query text: they change what it costs. */
+export interface OperationRequest {
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
 /**
  * Parses and validates an operation against the caller's schema, with caches keyed by the query text (and the
  * audience, for validation). Anonymous callers get UNAUTHENTICATED for anything outside sign-in, with the reason
- * their token was refused when they sent one.
+ * their token was refused when they sent one. Then costs it, on every request and never from a cache, since its
+ * variables change its cost: over `costLimit` (GRAPHQL_COST_LIMIT) it is refused with COST_LIMIT (operation-cost.ts).
  */
 export class OperationPreparer {
   private readonly documents = new Map<string, DocumentNode | GraphQLError>();
@@ -25,9 +33,17 @@ export class OperationPreparer {
     signedIn: specifiedRules,
   };
 
-  constructor(private readonly schemas: Record<Audience, GraphQLSchema>) {}
+  constructor(
+    private readonly schemas: Record<Audience, GraphQLSchema>,
+    private readonly costLimit: number,
+  ) {}
 
-  prepare(query: string, audience: Audience, tokenProblem?: string): PreparedOperation | readonly GraphQLError[] {
+  prepare(
+    query: string,
+    audience: Audience,
+    tokenProblem?: string,
+    request: OperationRequest = {},
+  ): PreparedOperation | readonly GraphQLError[] {
     const document = this.parse(query);
     if (document instanceof GraphQLError) return [document];
     const schema = this.schemas[audience];
@@ -38,6 +54,8 @@ export class OperationPreparer {
       remember(this.validations, key, errors);
     }
     if (errors.length > 0) return audience === 'anonymous' ? errors.map((error) => asSignInRequired(error, tokenProblem)) : errors;
+    const overCost = overBudget(schema, document, request.variables, request.operationName, this.costLimit);
+    if (overCost.length > 0) return overCost;
     return { schema, document };
   }
 

@@ -4,6 +4,7 @@ import { shownGroupId } from '../../domain/groups/unassigned-group.js';
 import type { InstallationChange } from '../../domain/installations/installation-service.js';
 import type { InstallationEntry } from '../../domain/installations/installation-types.js';
 import type { ApiClient, MqttCredential, Role } from '../../domain/identity/types.js';
+import type { Thing } from '../../domain/things/thing-types.js';
 import { viewThing } from '../../domain/things/thing-view.js';
 
 /** Each resource as the GraphQL schema shows it (SPEC section 4), one presenter per type: camelCase, Unix seconds. */
@@ -14,8 +15,18 @@ export const roleEnum: Readonly<Record<string, Role>> = { MANAGER: 'Manager', IN
 /** GraphQL's MqttCredentialKind enum values to the domain's kinds. */
 export const mqttCredentialKindEnum = { GATEWAY: 'gateway', INTEGRATION: 'integration' } as const;
 
-/** The Thing type: the summary fields in camelCase. */
-export const presentThing = viewThing;
+/** The Thing type: the summary fields in camelCase; labels as a list of {key, value}, by key. */
+export function presentThing(thing: Thing) {
+  const view = viewThing(thing);
+  return { ...view, labels: presentLabels(view.labels) };
+}
+
+/** Labels as GraphQL lists them: `[Label {key value}]`, by key. */
+export function presentLabels(labels: Readonly<Record<string, string>>) {
+  return Object.keys(labels)
+    .sort()
+    .map((key) => ({ key, value: labels[key]! }));
+}
 
 /** The Group type; `createdAt` null for the pseudo-group `unassigned`. */
 export function presentGroup(group: GroupListing) {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { fieldProblem, forbidden, unauthenticated, validationFailed } from '../../domain/errors.js';
 import type { Role } from '../../domain/identity/types.js';
-import type { Audience } from './access.js';
+import { audienceOf, type Audience } from './access.js';
 
 /** Roles in the order of their schemas: each role's schema contains those before it. */
 const roleOrder: readonly Role[] = ['Viewer', 'Installer', 'Manager'];
@@ -20,7 +20,13 @@ export function schemaDocumentPath(graphqlPath: string): string {
  */
 export function registerSchemaDocument(
   app: FastifyInstance,
-  options: { graphqlPath: string; schemas: Record<Audience, GraphQLSchema>; onRequest: (request: FastifyRequest) => Promise<void> },
+  options: {
+    graphqlPath: string;
+    schemas: Record<Audience, GraphQLSchema>;
+    onRequest: (request: FastifyRequest) => Promise<void>;
+    /** PLATFORM_OPERATOR_ORGANIZATIONS: their Managers' own schema is the platform operator's. */
+    operatorOrganizations: readonly string[];
+  },
 ): void {
   const printed = new Map<Audience, string>();
   app.get<{ Querystring: { role?: string } }>(
@@ -37,9 +43,13 @@ export function registerSchemaDocument(
       if (!caller)
         throw unauthenticated(`${request.graphqlTokenProblem ?? 'No access token was sent.'} The schema needs a signed-in caller.`);
       const asked = request.query.role;
-      const role = asked === undefined ? caller.role : roleOrder.find((candidate) => candidate.toLowerCase() === asked.toLowerCase());
+      const role: Audience | undefined =
+        asked === undefined
+          ? audienceOf(caller, options.operatorOrganizations)
+          : roleOrder.find((candidate) => candidate.toLowerCase() === asked.toLowerCase());
       if (!role) throw validationFailed([fieldProblem('role', `must be one of ${roleOrder.map((name) => name.toLowerCase()).join(', ')}`)]);
-      if (roleOrder.indexOf(role) > roleOrder.indexOf(caller.role)) throw forbidden(`A ${caller.role} may not read the ${role} schema.`);
+      if (asked !== undefined && roleOrder.indexOf(role as Role) > roleOrder.indexOf(caller.role))
+        throw forbidden(`A ${caller.role} may not read the ${role} schema.`);
       let text = printed.get(role);
       if (text === undefined) {
         text = `${printSchema(options.schemas[role])}\n`;

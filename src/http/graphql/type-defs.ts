@@ -4,9 +4,14 @@ import { thingsAndGroupsSdl } from './schema/things-and-groups.js';
 import { alertsSdl } from './schema/alerts.js';
 import { installationsAndCommandsSdl } from './schema/installations-and-commands.js';
 import { administrationSdl } from './schema/administration.js';
+import { auditSdl } from './schema/audit.js';
 import { seriesSdl } from './schema/series.js';
 import { fleetHealthSdl } from './schema/fleet-health.js';
 import { operationsSdl } from './schema/operations.js';
+import { operatorWorkSdl } from './schema/operator-work.js';
+import { provisioningSdl } from './schema/provisioning.js';
+import { webhooksSdl } from './schema/webhooks.js';
+import { alertRulesSdl } from './schema/alert-rules.js';
 
 /**
  * The full GraphQL schema (SPEC section 4). Each role sees a part of it (access.ts); the fixed operations of the
@@ -28,5 +33,10 @@ export const typeDefs = [
   administrationSdl,
   seriesSdl,
   fleetHealthSdl,
+  auditSdl,
+  provisioningSdl,
+  webhooksSdl,
   operationsSdl,
+  operatorWorkSdl,
+  alertRulesSdl,
 ].join('');

@@ -3,7 +3,7 @@ import { GraphQLError, getOperationAST, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { AppError } from '../../domain/errors.js';
-import type { Audience } from './access.js';
+import { audienceOf, type Audience } from './access.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
 import { toAppError } from '../problem.js';
 import { appErrorAsGraphql } from './graphql-errors.js';
@@ -15,6 +15,8 @@ interface SocketState {
   live: LiveConnection;
   /** Ids of this socket's running subscriptions, each holding a slot of the caps. */
   subscriptions: Set<string>;
+  /** The heavy work of each running operation, abandoned when it completes or the socket closes. */
+  work: Map<string, AbortController>;
 }
 
 /**
@@ -41,7 +43,7 @@ export function attachWebSocketServer(
   const sendBufferBytes = deps.config.graphqlSendBufferBytes;
   const server = useServer<
     Record<string, unknown> | undefined,
-    { socket: WebSocket; request: { headers: Record<string, string | string[] | undefined> } }
+    { socket: WebSocket; request: { headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } } }
   >(
     {
       onConnect: async (ctx) => {
@@ -51,7 +53,7 @@ export function attachWebSocketServer(
           const principal = await deps.sessions.verifyAccess(token);
           const socket = ctx.extra.socket;
           const live = deps.live.open(principal, (why) => (why.slow ? socket.terminate() : socket.close(why.code, why.message)));
-          sockets.set(ctx, { live, subscriptions: new Set() });
+          sockets.set(ctx, { live, subscriptions: new Set(), work: new Map() });
           return true;
         } catch (error) {
           if (error instanceof AppError) return false;
@@ -61,7 +63,12 @@ export function attachWebSocketServer(
       onSubscribe: async (ctx, id, payload) => {
         const state = sockets.get(ctx);
         const principal = state?.live.principal;
-        const prepared = deps.preparer.prepare(payload.query, principal?.role ?? 'anonymous');
+        const prepared = deps.preparer.prepare(
+          payload.query,
+          audienceOf(principal, deps.config.platformOperatorOrganizations),
+          undefined,
+          payload,
+        );
         if (Array.isArray(prepared)) {
           countOperation(deps.metrics, 'refused');
           return prepared as readonly GraphQLError[];
@@ -87,16 +94,28 @@ export function attachWebSocketServer(
             return [new GraphQLError(message, { extensions })];
           }
         }
-        const contextValue: GraphqlContext = { principal, deps, live: state?.live };
+        // The socket's peer (sign-in, the one resolver that reads it, is not in a signed-in schema anyway).
+        const address = ctx.extra.request.socket?.remoteAddress ?? '';
+        // What the operation still reads once it has completed (a failed non-null field settled it) or its socket
+        // closed is read for nobody: abandoned then, as over HTTP (abandoned-requests.ts).
+        const controller = new AbortController();
+        state?.work.set(id, controller);
+        const work = { signal: controller.signal, abandon: () => controller.abort() };
+        const contextValue: GraphqlContext = { principal, address, deps, live: state?.live, work };
         return { schema, document, variableValues: payload.variables ?? undefined, operationName, contextValue };
       },
       onComplete: (ctx, id) => {
         const state = sockets.get(ctx);
+        state?.work.get(id)?.abort();
+        state?.work.delete(id);
         if (state?.subscriptions.delete(id)) deps.live.release(state.live);
       },
       onClose: (ctx) => {
         const state = sockets.get(ctx);
-        if (state) deps.live.close(state.live);
+        if (!state) return;
+        for (const controller of state.work.values()) controller.abort();
+        state.work.clear();
+        deps.live.close(state.live);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => deps.formatError(error)) as never,
       onNext: (ctx, _id, _payload, _args, result) => {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { unauthenticated } from '../../domain/errors.js';
+import { forbidden, unauthenticated } from '../../domain/errors.js';
 import type { ClientPrincipal } from '../../domain/auth/principal.js';
+import type { Role } from '../../domain/identity/types.js';
 import { bearerToken } from '../bearer-token.js';
 import type { RestDeps } from './rest-deps.js';
 
@@ -21,6 +22,18 @@ export async function limitAndAuthenticate(request: FastifyRequest, deps: RestDe
   if (!requireToken) return;
   const token = bearerToken(request);
   if (token === undefined) throw unauthenticated('Send a client token as Authorization: Bearer <token>.');
-  request.client = await deps.clientTokens.verify(token);
+  request.client = (await deps.providerTokens?.verifyAsClient(token)) ?? (await deps.clientTokens.verify(token));
   deps.limits.perCaller.hit(`client:${request.client.clientId}`);
+  if (request.client.role !== undefined) checkProviderTokenRole(request, request.client.role);
+}
+
+/**
+ * An identity provider's access token on REST acts with the role OIDC_ROLE_MAP gives it (SPEC section 15), as its
+ * GraphQL schema would: a Viewer only reads, an Installer also sets installation status and group, a Manager does all.
+ */
+function checkProviderTokenRole(request: FastifyRequest, role: Role): void {
+  if (role === 'Manager' || request.method === 'GET' || request.method === 'HEAD') return;
+  const route = request.routeOptions.url ?? '';
+  if (role === 'Installer' && request.method === 'POST' && /\/things\/:tuid\/(installations|group)\/?$/.test(route)) return;
+  throw forbidden(`A provider token with the ${role} role may not call ${request.method} ${route}.`);
 }

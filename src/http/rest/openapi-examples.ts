@@ -6,6 +6,22 @@ import { eventDefinitions, getMessageDefinition } from '../../catalog/index.js';
  * each against its schema, so an example cannot drift from the route.
  */
 const tuid = 'SENSOR-0042';
+
+/** An audit entry (SPEC 14) as GET /audit and the export show it. */
+export const auditEntryExample = {
+  id: 42,
+  at: '2026-11-20T08:00:00.000Z',
+  organization_id: 'acme',
+  actor: { type: 'user', id: '0b6f1c1e-5b7e-4a8e-9d51-3c1a9f0e2d11', label: 'manager@acme.example' },
+  via: 'graphql',
+  request_id: 'c0a8-1f2e',
+  address: '203.0.113.7',
+  action: 'thing.set_installation_status',
+  target: { type: 'thing', id: tuid },
+  changes: { status: { from: 'installed', to: 'retired' } },
+  outcome: 'success',
+  hash: '9fce8e88ee7ee258714d3b42e034224c86bbfb811d468ae2b0d135989f61ddfb',
+};
 const client = 'client-3f9a1c2b7d4e';
 const thing = {
   tuid,
@@ -16,6 +32,8 @@ const thing = {
   version: '1.2.3',
   installation_status: 'installed',
   group_id: 'north',
+  name: 'Boiler room 2, pump 4',
+  labels: { site: 'helsinki-3', room: 'b-204' },
 };
 const command = { tsmId: 1500, tsmEv: 30, transactionId: 77, measurementInterval: 60, reportInterval: 300 };
 const sent = { ...command, tsmTs: 1_700_000_100, tsmDstTuid: tuid };
@@ -26,14 +44,112 @@ const tracked = {
   respondedAt: 1_700_000_160,
 };
 const catalogMessage = getMessageDefinition(1110);
+const gateway = {
+  gateway_tuid: 'GW-1',
+  last_seen: 1_700_000_000,
+  silent_since: null,
+  thing_count: 48,
+  things_silent: 2,
+  mqtt_username: 'acme-gateway',
+};
+const alertPeriod = {
+  id: 4711,
+  tuid,
+  alert_type: 'gateway connection lost',
+  severity: 'critical',
+  rule_id: null,
+  value: null,
+  from: '2023-11-14T22:28:20',
+  to: null,
+  from_ts: 1_700_000_900,
+  to_ts: null,
+  gateway_tuid: 'GW-1',
+  group_id: 'north',
+  incident_id: 'gateway:GW-1:1700000000000',
+  acknowledged: { by: 'installer@example.com', at: 1_700_001_000, note: 'Power cut at the site; electrician called' },
+};
+const webhook = {
+  id: 'whe_6f1c0d2a9b8e4f7a8c3d2e1f0a9b8c7d',
+  url: 'https://hooks.example.com/thingdesk',
+  events: ['message.stored', 'alert.opened'],
+  description: 'ERP integration',
+  group_ids: ['north'],
+  tuids: null,
+  tsm_ids: null,
+  batch_max_events: 1,
+  batch_max_wait_ms: 1000,
+  enabled: true,
+  health: { state: 'healthy', failing_since: null, last_error: null, last_success_at: 1_700_000_500 },
+  created_at: 1_700_000_000,
+  updated_at: 1_700_000_000,
+};
+const webhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const webhookAttempt = { at: 1_700_000_600, status_code: 200, duration_ms: 42, error: null, response_excerpt: 'ok' };
+
+const alertRule = {
+  id: 'rul_3e2d1c0b9a8f47e6d5c4b3a291807f6e',
+  name: 'freezer too warm',
+  tsm_id: 1100,
+  field: 'temp',
+  op: 'gt',
+  threshold: 8,
+  clear_threshold: 6,
+  for_s: 600,
+  scope: { group_ids: ['freezers'], tuids: null },
+  severity: 'critical',
+  enabled: true,
+  channels: [],
+  created_at: 1_700_000_000,
+  updated_at: 1_700_000_000,
+};
 
 export const operationExamples: Readonly<Record<string, { request?: unknown; response: unknown }>> = {
   createClientToken: {
     request: { client_id: client, client_secret: 'hS1v…(the secret shown once at creation)' },
     response: { data: { token: 'eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyJvcmciOiJhY21lIn0.c2lnbmF0dXJl', expires_in: 900 } },
   },
-  listThings: { response: { data: { things: [thing], next_cursor: null } } },
+  listAlertPeriods: { response: { data: { alerts: [alertPeriod], next_cursor: 'YToxNzAwMDAwOTAwMDAwOjQ3MTE' } } },
+  acknowledgeAlertPeriod: { request: { note: 'Power cut at the site; electrician called' }, response: { data: alertPeriod } },
+  acknowledgeAlertPeriods: {
+    request: { incident_id: 'gateway:GW-1:1700000000000', note: 'Power cut at the site; electrician called' },
+    response: { data: { alerts: [alertPeriod] } },
+  },
+  applyToThings: {
+    request: { action: 'set_group', tuids: [tuid, 'NOT A TUID'], group_id: 'north' },
+    response: {
+      data: {
+        results: [
+          { tuid, ok: true },
+          { tuid: 'NOT A TUID', ok: false, code: 'VALIDATION_FAILED', message: 'tuid must match ^[A-Za-z0-9._:-]{1,64}$' },
+        ],
+      },
+    },
+  },
+  listGateways: { response: { data: { gateways: [gateway], next_cursor: null } } },
+  getGateway: { response: { data: { ...gateway, things: [thing] } } },
+  listThings: { response: { data: { things: [thing], next_cursor: null, total: 1, total_is_estimate: false } } },
   getThing: { response: { data: thing } },
+  importThings: {
+    response: {
+      data: {
+        dry_run: true,
+        applied: false,
+        counts: { create: 1, update: 0, unchanged: 0, error: 1 },
+        rows: [
+          { row: 2, tuid, action: 'create', changes: { name: { from: null, to: 'Pump 4' } } },
+          {
+            row: 3,
+            tuid: 'SENSOR-0043',
+            action: 'error',
+            errors: [
+              { field: 'installation_status', message: 'The installation status cannot move from retired to installed; retired is final.' },
+            ],
+          },
+        ],
+      },
+    },
+  },
+  updateThing: { request: { name: thing.name, labels: thing.labels }, response: { data: thing } },
   getFleetHealth: {
     response: {
       data: {
@@ -161,6 +277,8 @@ export const operationExamples: Readonly<Record<string, { request?: unknown; res
   listThingAlerts: { response: { data: [{ tuid, alert_type: 'low battery', alerts: [{ from: '2026-11-20T08:00:00', to: null }] }] } },
   listAlertingThings: { response: { data: { alerting_tuids: [tuid] } } },
   countActiveAlerts: { response: { data: { alert_count: 1 } } },
+  listAuditEntries: { response: { data: { entries: [auditEntryExample], next_cursor: 'YTo0MQ' } } },
+  verifyAuditLog: { response: { data: { ok: false, checked: 41, first_invalid: { id: 42, reason: 'changed' } } } },
   getOrganization: {
     response: {
       data: {
@@ -173,4 +291,50 @@ export const operationExamples: Readonly<Record<string, { request?: unknown; res
       },
     },
   },
+  createWebhook: {
+    request: { url: webhook.url, events: webhook.events, description: webhook.description, group_ids: webhook.group_ids },
+    response: { data: { ...webhook, secret: webhookSecret } },
+  },
+  listWebhooks: { response: { data: [webhook] } },
+  getWebhook: { response: { data: webhook } },
+  updateWebhook: { request: { enabled: true }, response: { data: webhook } },
+  deleteWebhook: { response: { data: { id: webhook.id, deleted: true } } },
+  rotateWebhookSecret: { response: { data: { ...webhook, secret: webhookSecret } } },
+  testWebhook: { response: { data: webhookAttempt } },
+  listWebhookDeliveries: {
+    response: {
+      data: [
+        {
+          id: 'whd_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+          event_types: ['message.stored'],
+          event_count: 1,
+          status: 'succeeded',
+          created_at: 1_700_000_600,
+          next_attempt_at: null,
+          attempts: [{ ...webhookAttempt, status_code: 503, error: 'HTTP 503', response_excerpt: null }, webhookAttempt],
+        },
+      ],
+      next_cursor: null,
+    },
+  },
+  replayWebhookDelivery: { response: { data: { replayed: 1 } } },
+  replayWebhookDeliveries: { request: { since: 1_700_000_000 }, response: { data: { replayed: 3 } } },
+  createAlertRule: {
+    request: {
+      name: alertRule.name,
+      tsm_id: alertRule.tsm_id,
+      field: alertRule.field,
+      op: alertRule.op,
+      threshold: alertRule.threshold,
+      clear_threshold: alertRule.clear_threshold,
+      for_s: alertRule.for_s,
+      scope: { group_ids: ['freezers'] },
+      severity: alertRule.severity,
+    },
+    response: { data: alertRule },
+  },
+  listAlertRules: { response: { data: [alertRule] } },
+  getAlertRule: { response: { data: alertRule } },
+  updateAlertRule: { request: { enabled: false }, response: { data: { ...alertRule, enabled: false } } },
+  deleteAlertRule: { response: { data: { id: alertRule.id, deleted: true } } },
 };

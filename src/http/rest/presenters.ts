@@ -1,3 +1,6 @@
+import { formatLocalDateTime } from '../../domain/alerts/local-time.js';
+import type { AlertWorkItem } from '../../domain/alerts/alert-work-types.js';
+import type { Gateway } from '../../domain/gateways/gateway-types.js';
 import { toUnixSeconds } from '../../domain/clock.js';
 import type { FleetHealth, Since } from '../../domain/fleet/fleet-health.js';
 import type { Group, GroupListing } from '../../domain/groups/group-types.js';
@@ -21,6 +24,8 @@ export function presentThingSummary(thing: Thing) {
     version: view.version,
     installation_status: view.installationStatus,
     group_id: view.groupId,
+    name: view.name,
+    labels: view.labels,
   };
 }
 
@@ -96,5 +101,37 @@ export function presentFleetHealth(health: FleetHealth) {
       uptime: group.uptime,
       battery: group.battery,
     })),
+  };
+}
+
+/** An alert period as a work item (SPEC section 16): local date-times as section 3's alert records, and Unix seconds. */
+export function presentAlertWorkItem(item: AlertWorkItem, timeZone: string) {
+  return {
+    id: item.id,
+    tuid: item.tuid,
+    alert_type: item.alertType,
+    severity: item.severity,
+    rule_id: item.ruleId,
+    value: item.value,
+    from: formatLocalDateTime(item.openedAt, timeZone),
+    to: item.closedAt === null ? null : formatLocalDateTime(item.closedAt, timeZone),
+    from_ts: toUnixSeconds(item.openedAt),
+    to_ts: item.closedAt === null ? null : toUnixSeconds(item.closedAt),
+    gateway_tuid: item.gatewayTuid,
+    group_id: shownGroupId(item.groupId),
+    incident_id: item.incidentId,
+    acknowledged: item.acknowledged && { by: item.acknowledged.by, at: toUnixSeconds(item.acknowledged.at), note: item.acknowledged.note },
+  };
+}
+
+/** A gateway (SPEC section 16): times in Unix seconds. */
+export function presentGateway(gateway: Gateway) {
+  return {
+    gateway_tuid: gateway.gatewayTuid,
+    last_seen: toUnixSeconds(gateway.lastSeen),
+    silent_since: gateway.silentSince === null ? null : toUnixSeconds(gateway.silentSince),
+    thing_count: gateway.thingCount,
+    things_silent: gateway.thingsSilent,
+    mqtt_username: gateway.mqttUsername,
   };
 }

@@ -4,12 +4,15 @@ import type { Config } from '../../config/config.js';
 import type { CommandDownlink } from '../../domain/commands/command-downlink.js';
 import type { DomainDeps } from '../../domain/domain-deps.js';
 import type { ClientTokens } from '../../domain/auth/client-tokens.js';
+import type { ProviderAccessTokens } from '../../domain/sso/provider-access-tokens.js';
 import type { RateLimiter } from '../rate-limiter.js';
 
 /** Everything the REST routes use, handed over by the composition root. */
 export interface RestDeps extends DomainDeps {
   config: Config;
   clientTokens: ClientTokens;
+  /** The identity provider's access tokens, when OIDC_ACCEPT_ACCESS_TOKENS=true. */
+  providerTokens?: ProviderAccessTokens;
   /** Where sent commands go out (the MQTT downlink). */
   downlink: CommandDownlink;
   /** Requests per minute per verified caller (API client or user) and per client address. */

@@ -1,8 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { limitAndAuthenticate } from './authenticate.js';
+import { registerAuditRoutes } from './routes/audit-routes.js';
+import { addAuditScope, recordDeniedRequests } from '../audit-scope.js';
 import type { RestDeps } from './rest-deps.js';
 import { registerAlertRoutes } from './routes/alert-routes.js';
+import { registerAlertWorkRoutes } from './routes/alert-work-routes.js';
+import { registerGatewayRoutes } from './routes/gateway-routes.js';
+import { registerThingBulkRoutes } from './routes/thing-bulk-routes.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerCatalogRoutes } from './routes/catalog-routes.js';
 import { registerCommandRoutes } from './routes/command-routes.js';
@@ -13,7 +18,10 @@ import { registerMessageExportRoutes } from './routes/message-export-routes.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerSeriesRoutes } from './routes/series-routes.js';
 import { registerOrganizationRoutes } from './routes/organization-routes.js';
+import { registerThingExportRoutes, registerThingImportRoutes } from './routes/thing-import-routes.js';
 import { registerThingRoutes } from './routes/thing-routes.js';
+import { registerWebhookRoutes } from './routes/webhook-routes.js';
+import { registerAlertRuleRoutes } from './routes/alert-rule-routes.js';
 import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
 import { ErrorBody } from './schemas.js';
 
@@ -35,8 +43,13 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       const rest = scope.withTypeProvider<TypeBoxTypeProvider>();
       rest.decorateRequest('client', null as never);
       rest.addHook('onRequest', async (request) => limitAndAuthenticate(request, deps, request.routeOptions.config.public !== true));
+      addAuditScope(rest, 'rest', (request) => request.client ?? undefined);
+      recordDeniedRequests(rest, deps, (request) => request.client ?? undefined);
       registerAuthRoutes(rest, deps);
       registerThingRoutes(rest, deps);
+      registerThingBulkRoutes(rest, deps);
+      registerThingImportRoutes(rest, deps);
+      registerThingExportRoutes(rest, deps);
       registerMessageRoutes(rest, deps);
       registerMessageExportRoutes(rest, deps);
       registerSeriesRoutes(rest, deps);
@@ -45,8 +58,13 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerGroupRoutes(rest, deps);
       registerCatalogRoutes(rest);
       registerAlertRoutes(rest, deps);
+      registerAlertWorkRoutes(rest, deps);
+      registerGatewayRoutes(rest, deps);
       registerOrganizationRoutes(rest, deps);
       registerFleetRoutes(rest, deps);
+      registerAuditRoutes(rest, deps);
+      registerWebhookRoutes(rest, deps);
+      registerAlertRuleRoutes(rest, deps);
     },
     { prefix: deps.config.restBasePath },
   );

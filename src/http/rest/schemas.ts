@@ -49,6 +49,8 @@ export const ThingSummary = Type.Object({
   version: Type.String({ description: 'newest 1100 swVersion, `unknown` until one arrives' }),
   installation_status: Type.String(),
   group_id: Type.String({ description: '`unassigned` for a thing in no group' }),
+  name: Type.Union([Type.String(), Type.Null()], { description: 'at most 200 characters; null when unset' }),
+  labels: Type.Record(Type.String(), Type.String(), { description: 'label key to value (at most 50); `{}` when none' }),
 });
 
 /** A command as published: the caller's fields (any id's own, free ones for 13200) with tsmTs and tsmDstTuid set. */
@@ -156,4 +158,40 @@ export const FleetHealth = Type.Object({
     }),
     { description: 'one line per group and for `unassigned`, by group id, `unassigned` last' },
   ),
+});
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** An alert period as a work item (SPEC section 16). */
+export const AlertWorkItem = Type.Object({
+  id: Type.Integer(),
+  tuid: Type.String(),
+  alert_type: Type.String({ description: "'gateway connection lost', 'device connection lost', 'battery low', or a rule's" }),
+  severity: Nullable(Type.String({ description: 'critical, warning or info' })),
+  rule_id: Nullable(Type.String({ description: 'the alert rule that opened it; null for built-in alerts' })),
+  value: Nullable(Type.Number({ description: 'the value that opened it (battery low: the batl); null when none' })),
+  from: Type.String({ description: 'local date-time YYYY-MM-DDTHH:MM:SS in ALERT_TIMEZONE' }),
+  to: Nullable(Type.String({ description: 'null while the period is open' })),
+  from_ts: Type.Integer({ description: 'Unix seconds' }),
+  to_ts: Nullable(Type.Integer({ description: 'Unix seconds; null while open' })),
+  gateway_tuid: Nullable(Type.String({ description: "the thing's gateway when the period opened" })),
+  group_id: Type.String({ description: "the thing's group when the period opened; `unassigned` for none" }),
+  incident_id: Nullable(Type.String({ description: 'periods that share a cause share it (one gateway silence)' })),
+  acknowledged: Nullable(
+    Type.Object({
+      by: Type.String({ description: 'the client id or user e-mail (as `responsible`)' }),
+      at: Type.Integer({ description: 'Unix seconds' }),
+      note: Nullable(Type.String()),
+    }),
+  ),
+});
+
+/** A gateway as the messages name it (SPEC section 16). */
+export const GatewaySummary = Type.Object({
+  gateway_tuid: Type.String(),
+  last_seen: Type.Integer({ description: 'Unix seconds: the newest arrival through it, on the platform clock' }),
+  silent_since: Nullable(Type.Integer({ description: 'Unix seconds: when its silence passed GATEWAY_TIMEOUT_S; null while online' })),
+  thing_count: Type.Integer({ description: 'things last heard through it' }),
+  things_silent: Type.Integer({ description: 'of those, the ones silent for DEVICE_TIMEOUT_S' }),
+  mqtt_username: Nullable(Type.String({ description: 'the MQTT credential it last published with; null when not known' })),
 });

@@ -14,6 +14,13 @@ export interface StudioOptions {
   graphqlPath: string;
   restBasePath: string;
   mapTileUrl: string | undefined;
+  /** What the studio shows beside the data (SPEC section 16): see StudioRuntimeConfig. */
+  alertTimeZone?: string;
+  batteryLowPercent?: number;
+  deviceTimeoutS?: number;
+  /** MQTT_URL (credentials are dropped here), or undefined for the embedded broker on `mqttPort`. */
+  mqttUrl?: string;
+  mqttPort?: number;
   logger: Logger;
 }
 
@@ -22,6 +29,14 @@ export interface StudioRuntimeConfig {
   graphqlPath: string;
   restBasePath: string;
   mapTileUrl: string | null;
+  /** ALERT_TIMEZONE: the studio shows times in it or in the browser's zone, as the user switches. */
+  alertTimeZone: string;
+  /** BATTERY_LOW_PERCENT and DEVICE_TIMEOUT_S: which rows of the things list are highlighted. */
+  batteryLowPercent: number;
+  deviceTimeoutS: number;
+  /** Where gateways publish, for the first-run panel: `host:port` of MQTT_URL, or null for the embedded broker on `mqttPort` of the studio's host. */
+  mqttBroker: string | null;
+  mqttPort: number;
 }
 
 /**
@@ -50,6 +65,11 @@ export async function registerStudio(http: FastifyInstance, options: StudioOptio
     graphqlPath: options.graphqlPath,
     restBasePath: options.restBasePath,
     mapTileUrl: options.mapTileUrl ?? null,
+    alertTimeZone: options.alertTimeZone ?? 'UTC',
+    batteryLowPercent: options.batteryLowPercent ?? 15,
+    deviceTimeoutS: options.deviceTimeoutS ?? 3600,
+    mqttBroker: options.mqttUrl ? brokerAddress(options.mqttUrl) : null,
+    mqttPort: options.mqttPort ?? 1883,
   };
   // `<` escaped: a value can never close the script element it sits in.
   const configJson = JSON.stringify(runtimeConfig).replace(/</g, '\\u003c');
@@ -92,4 +112,11 @@ function securityHeaders(mapTileUrl: string | undefined): Record<string, string>
     // The installer scans QR codes with the camera; nothing else is granted.
     'permissions-policy': 'camera=(self), microphone=(), geolocation=()',
   };
+}
+
+/** `host:port` of a broker URL: never its user name or password, which are the platform's own credentials. */
+export function brokerAddress(url: string): string {
+  const parsed = new URL(url);
+  const port = parsed.port || (parsed.protocol === 'mqtts:' || parsed.protocol === 'ssl:' ? '8883' : '1883');
+  return `${parsed.protocol}//${parsed.hostname}:${port}`;
 }

@@ -1,6 +1,8 @@
 // What a batch writer is, apart from the two that implement it, so that neither imports the module that chooses between them.
 import type { DeadLetterRecord, IngestBatchResult, UplinkRecord } from '../../domain/messages/message-types.js';
 import type { SqliteExpiryJob } from '../retention/sqlite-expiry.js';
+import type { OutboxTargets } from '../../domain/webhooks/webhook-types.js';
+import type { WriterStatement } from './sqlite-writer-protocol.js';
 
 /**
  * Commits one batch of uplinks in one transaction: claims unknown things for the message's organization (status
@@ -15,7 +17,12 @@ export type CommitIngestBatch = (records: readonly UplinkRecord[], deadLetters: 
  * A batch writer that holds resources (the SQLite writer thread): `close` after the last batch. On SQLite,
  * `expire` runs one step of the retention sweep where the batches are written, between them.
  */
-export type ClosableCommitIngestBatch = CommitIngestBatch & { close(): Promise<void>; expire?: (job: SqliteExpiryJob) => Promise<number> };
+export type ClosableCommitIngestBatch = CommitIngestBatch & {
+  close(): Promise<void>;
+  expire?: (job: SqliteExpiryJob) => Promise<number>;
+  /** SQLite with a writer thread: other modules' small writes, run there between batches (sqlite-writer-thread.ts). */
+  statements?: (statements: readonly WriterStatement[]) => Promise<unknown[][]>;
+};
 
 /**
  * `rollups: false` leaves the hourly rollups alone: for the benchmark that measures what keeping them costs
@@ -23,4 +30,6 @@ export type ClosableCommitIngestBatch = CommitIngestBatch & { close(): Promise<v
  */
 export interface IngestBatchOptions {
   rollups: boolean;
+  /** The webhook endpoints wanting `message.stored`: their deliveries are written in the batch's transaction. */
+  webhooks?: OutboxTargets;
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { appendClaimsPostgres, claimEntry } from './claim-audit.js';
 import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord, IngestBatchResult, StoredMessage, UplinkRecord } from '../../domain/messages/message-types.js';
 import { summarizeMessages } from '../../domain/things/summary-rules.js';
@@ -7,6 +8,9 @@ import { combineStatements, type Statement } from './postgres-statements.js';
 import { rollupStatementsPostgres } from './rollup-batch-postgres.js';
 import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';
 import { summarySetClause } from './summary-update-sql.js';
+import { outboxInsertPostgres, wireHandOff } from './webhook-outbox.js';
+import type { OutboxRow, OutboxTargets } from '../../domain/webhooks/webhook-types.js';
+import { eventJson, messageStoredData, newWebhookId, OutboxCollector } from '../../domain/webhooks/outbox-rules.js';
 
 // Deadlock and serialization failure: two instances touched the same things in another order. The transaction
 // rolled back whole, so running it again is safe.
@@ -40,9 +44,15 @@ export function postgresIngestBatch(pool: pg.Pool, options: IngestBatchOptions =
         const begun = client.query(beginIngest);
         const { result, rollupWatermarks, writes } = await writeBatch(client, begun, records, deadLetters);
         if (options.rollups) writes.push(...rollupStatementsPostgres(result.stored, (tuid) => rollupWatermarks.get(tuid) ?? 0));
+        // Webhook deliveries of the stored messages, in this transaction (the outbox): one insert for the batch.
+        const outbox = options.webhooks && outboxRows(result.stored, options.webhooks);
+        if (outbox && outbox.length > 0) writes.push(outboxInsertPostgres(outbox));
         // The summaries, rollups and dead letters read nothing the others write: one round trip for all of them.
         const last = combineStatements(writes);
         await Promise.all([last && client.query(last.text, last.values), client.query('commit')]);
+        // Committed: the deliveries written leased go to this instance's dispatcher (OutboxHandOff).
+        const handedOff = outbox?.filter((row) => row.leaseUntil !== undefined);
+        if (handedOff && handedOff.length > 0) options.webhooks?.handOff?.take(handedOff);
         return result;
       } catch (error) {
         await client.query('rollback').catch(() => undefined);
@@ -92,6 +102,11 @@ async function writeBatch(
          select organization_id, tuid, 'new', created_at, '${claimResponsible}' from things where tuid = any($1::text[])`,
         [claimed],
       );
+      const claims = claimed.map((tuid) => {
+        const first = firstByTuid.get(tuid)!;
+        return claimEntry(first.organizationId, tuid, first.gatewayTuid, first.receivedAt);
+      });
+      await appendClaimsPostgres((text, values) => client.query(text, values), claims);
     }
     for (const row of (await readOwners(unknown)).rows) ownerOf.set(row.tuid, row);
   }
@@ -358,4 +373,28 @@ function storedMessage(record: UplinkRecord, groupId: string | null, seq: number
 
 function messageKey(tuid: string, tsmTs: number, tsmId: number, fingerprint: string): string {
   return `${tuid}\u0000${tsmTs}\u0000${tsmId}\u0000${fingerprint}`;
+}
+
+/** The webhook deliveries of a batch's stored messages, for the endpoints of their organizations that want them. */
+function outboxRows(stored: readonly StoredMessage[], webhooks: OutboxTargets): OutboxRow[] {
+  const now = Date.now();
+  const targetsOf = new Map<string, ReturnType<OutboxTargets['of']>>();
+  for (const message of stored)
+    if (!targetsOf.has(message.organizationId))
+      targetsOf.set(
+        message.organizationId,
+        webhooks.of(message.organizationId).filter((t) => t.events.includes('message.stored')),
+      );
+  const collector = new OutboxCollector(now, webhooks.firstDelayMs, wireHandOff([...targetsOf.values()].flat(), webhooks));
+  for (const message of stored) {
+    const targets = targetsOf.get(message.organizationId)!;
+    if (targets.length === 0) continue;
+    const data = messageStoredData(messageJsonWithGroup(message.body, message.groupId), message.seq ?? null);
+    collector.add(
+      targets,
+      { type: 'message.stored', tuid: message.tuid, groupId: message.groupId, tsmId: message.tsmId },
+      eventJson(newWebhookId('evt'), 'message.stored', now, data),
+    );
+  }
+  return collector.rows();
 }

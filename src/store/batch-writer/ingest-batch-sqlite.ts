@@ -8,6 +8,9 @@ import type { ClosableCommitIngestBatch, IngestBatchOptions } from './batch-writ
 import { foreignThingDeadLetter } from './ingest-rules.js';
 import { outcome, prepareSqliteBatch, type WireBatch, type WireResult } from './sqlite-batch-transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
+import type { WriterStatement } from './sqlite-writer-protocol.js';
+import { wireHandOff, type WireOutbox } from './webhook-outbox.js';
+import type { OutboxRow, OutboxTargets } from '../../domain/webhooks/webhook-types.js';
 import { prepareSqliteExpiry, type SqliteExpiryJob } from '../retention/sqlite-expiry.js';
 
 /**
@@ -24,22 +27,32 @@ export function sqliteIngestBatch(
   connection: SqliteDatabase.Database,
   options: IngestBatchOptions = { rollups: true },
 ): ClosableCommitIngestBatch {
-  const toWire = (records: readonly UplinkRecord[]) => wireOf(records, options.rollups);
+  const toWire = (records: readonly UplinkRecord[]) => wireOf(records, options.rollups, options.webhooks);
+  // Committed: the deliveries written leased go to this instance's dispatcher (OutboxHandOff).
+  const handOff = (result: IngestBatchResult & { handedOff?: OutboxRow[] }): IngestBatchResult => {
+    if (result.handedOff) options.webhooks?.handOff?.take(result.handedOff);
+    delete result.handedOff;
+    return result;
+  };
   if (connection.memory) {
     const runBatch = prepareSqliteBatch(connection);
     const commit = (records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]) =>
-      db.connection().execute(async () => joinResult(records, deadLetters, runBatch(toWire(records), deadLetters)));
+      db.connection().execute(async () => handOff(joinResult(records, deadLetters, runBatch(toWire(records), deadLetters))));
     const runExpiry = prepareSqliteExpiry(connection);
     const expire = (job: SqliteExpiryJob) => db.connection().execute(async () => runExpiry(job));
     return Object.assign(commit, { close: async () => undefined, expire });
   }
   const thread = new SqliteWriterThread(connection.name);
   const commit = async (records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[]) =>
-    joinResult(records, deadLetters, await thread.run(toWire(records), deadLetters));
-  return Object.assign(commit, { close: () => thread.close(), expire: (job: SqliteExpiryJob) => thread.expire(job) });
+    handOff(joinResult(records, deadLetters, await thread.run(toWire(records), deadLetters)));
+  return Object.assign(commit, {
+    close: () => thread.close(),
+    expire: (job: SqliteExpiryJob) => thread.expire(job),
+    statements: (statements: readonly WriterStatement[]) => thread.statements(statements),
+  });
 }
 
-function wireOf(records: readonly UplinkRecord[], rollups: boolean): WireBatch {
+function wireOf(records: readonly UplinkRecord[], rollups: boolean, webhooks: OutboxTargets | undefined): WireBatch {
   const rollupFieldCount = new Uint16Array(records.length);
   const nameIndex = new Map<string, number>();
   const indexes: number[] = [];
@@ -72,11 +85,26 @@ function wireOf(records: readonly UplinkRecord[], rollups: boolean): WireBatch {
     rollupNames: [...nameIndex.keys()],
     rollupNameIndex: Uint32Array.from(indexes),
     rollupValues: Float64Array.from(values),
+    outbox: webhooks && outboxOf(records, webhooks),
   };
 }
 
+/** The endpoints of the batch's organizations that want stored messages; undefined when there are none. */
+function outboxOf(records: readonly UplinkRecord[], webhooks: OutboxTargets): WireOutbox | undefined {
+  const organizations = new Set<string>();
+  for (const record of records) organizations.add(record.organizationId);
+  const targets = [...organizations].flatMap((organizationId) =>
+    webhooks.of(organizationId).filter((t) => t.events.includes('message.stored')),
+  );
+  return targets.length === 0 ? undefined : { targets, firstDelayMs: webhooks.firstDelayMs, handOff: wireHandOff(targets, webhooks) };
+}
+
 /** The batch's result from the writer's per-record outcomes; diverted dead letters are rebuilt in the same order. */
-function joinResult(records: readonly UplinkRecord[], deadLetters: readonly DeadLetterRecord[], wire: WireResult): IngestBatchResult {
+function joinResult(
+  records: readonly UplinkRecord[],
+  deadLetters: readonly DeadLetterRecord[],
+  wire: WireResult,
+): IngestBatchResult & { handedOff?: OutboxRow[] | undefined } {
   const stored: StoredMessage[] = [];
   const diverted: DeadLetterRecord[] = [];
   let duplicates = 0;
@@ -90,5 +118,5 @@ function joinResult(records: readonly UplinkRecord[], deadLetters: readonly Dead
     } else if (result === outcome.duplicate) duplicates += 1;
     else diverted.push(foreignThingDeadLetter(record));
   });
-  return { stored, duplicates, deadLetters: [...deadLetters, ...diverted], claimed: wire.claimed };
+  return { stored, duplicates, deadLetters: [...deadLetters, ...diverted], claimed: wire.claimed, handedOff: wire.handedOff };
 }

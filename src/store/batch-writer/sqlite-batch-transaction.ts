@@ -1,10 +1,14 @@
 import type SqliteDatabase from 'better-sqlite3';
+import { claimEntry, sqliteClaimAppender } from './claim-audit.js';
 import { messageJsonWithGroup } from '../../domain/messages/message-json.js';
 import type { DeadLetterRecord } from '../../domain/messages/message-types.js';
+import type { OutboxRow } from '../../domain/webhooks/webhook-types.js';
 import { summarizeMessages, type SummarySource } from '../../domain/things/summary-rules.js';
 import { claimResponsible, foreignThingDeadLetter } from './ingest-rules.js';
 import { groupRollupColumns, RollupBatch, rollupMergeSql, thingRollupColumns } from './rollup-batch.js';
 import { sqliteSummaryUpdateSql } from './summary-update-sql.js';
+import { outboxInsertSqlite, type WireOutbox } from './webhook-outbox.js';
+import { eventJson, messageStoredData, newWebhookId, OutboxCollector } from '../../domain/webhooks/outbox-rules.js';
 
 /**
  * A batch of uplink records as the SQLite writer needs them, by column: plain values that cross a thread boundary
@@ -33,6 +37,8 @@ export interface WireBatch {
   rollupNames: string[];
   rollupNameIndex: Uint32Array;
   rollupValues: Float64Array;
+  /** The webhook endpoints wanting these messages (undefined: none): a delivery row is written for each. */
+  outbox?: WireOutbox | undefined;
 }
 
 /** Transferable (moved, not copied) parts of a batch. */
@@ -59,6 +65,8 @@ export interface WireResult {
   groups: Map<string, string | null>;
   /** TUIDs this batch claimed. */
   claimed: string[];
+  /** The webhook deliveries written leased for this instance's dispatcher (OutboxHandOff). */
+  handedOff?: OutboxRow[];
 }
 
 export type SqliteBatchTransaction = (batch: WireBatch, deadLetters: readonly DeadLetterRecord[]) => WireResult;
@@ -74,9 +82,13 @@ export type SqliteBatchTransaction = (batch: WireBatch, deadLetters: readonly De
  * after COMMIT.
  */
 export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteBatchTransaction {
-  const selectThing = connection.prepare<[string], { organization_id: string; group_id: string | null; rollup_watermark: number }>(
-    'select organization_id, group_id, rollup_watermark from things where tuid = ?',
-  );
+  const selectThing = connection.prepare<
+    [string],
+    { organization_id: string; group_id: string | null; rollup_watermark: number; message_seq: number }
+  >('select organization_id, group_id, rollup_watermark, message_seq from things where tuid = ?');
+  // Each thing's stored sequence number (migration 0016), which webhooks' `message.stored` carries.
+  const updateSeq = connection.prepare('update things set message_seq = ? where tuid = ?');
+  const insertDelivery = connection.prepare(outboxInsertSqlite);
   const claimThing = connection.prepare(
     "insert into things (tuid, organization_id, group_id, installation_status, created_at) values (?, ?, null, 'new', ?) on conflict do nothing",
   );
@@ -100,8 +112,19 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
     'insert into dead_letters (organization_id, received_at, source, client, reason, payload) values (?, ?, ?, ?, ?, ?)',
   );
 
+  const appendClaim = sqliteClaimAppender(connection as never);
+
   const transaction = connection.transaction((batch: WireBatch, deadLetters: readonly DeadLetterRecord[]): WireResult => {
-    const owners = new Map<string, { organizationId: string; groupId: string | null; rollupWatermark: number }>();
+    const owners = new Map<
+      string,
+      { organizationId: string; groupId: string | null; rollupWatermark: number; seq: number; seqFrom: number }
+    >();
+    const outbox = batch.outbox;
+    const now = Date.now();
+    const collector = outbox && new OutboxCollector(now, outbox.firstDelayMs, outbox.handOff);
+    const targetsOf = new Map<string, WireOutbox['targets']>();
+    for (const target of outbox?.targets ?? [])
+      targetsOf.set(target.organizationId, [...(targetsOf.get(target.organizationId) ?? []), target]);
     const outcomes = new Uint8Array(batch.tuid.length);
     const groups = new Map<string, string | null>();
     const claimed: string[] = [];
@@ -120,13 +143,21 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
       let owner = owners.get(tuid);
       if (!owner) {
         const row = selectThing.get(tuid);
-        if (row) owner = { organizationId: row.organization_id, groupId: row.group_id, rollupWatermark: row.rollup_watermark };
+        if (row)
+          owner = {
+            organizationId: row.organization_id,
+            groupId: row.group_id,
+            rollupWatermark: row.rollup_watermark,
+            seq: row.message_seq,
+            seqFrom: row.message_seq,
+          };
         else {
           claimThing.run(tuid, organizationId, receivedAt);
           insertFirstHistory.run(organizationId, tuid, receivedAt);
+          appendClaim(claimEntry(organizationId, tuid, gatewayTuid, receivedAt));
           claimed.push(tuid);
           // A new thing's rollups all come from its raw messages (migration 0018).
-          owner = { organizationId, groupId: null, rollupWatermark: 0 };
+          owner = { organizationId, groupId: null, rollupWatermark: 0, seq: 0, seqFrom: 0 };
         }
         owners.set(tuid, owner);
       }
@@ -137,6 +168,7 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
       }
       const tsmId = batch.tsmId[index]!;
       const tsmTs = batch.tsmTs[index]!;
+      const served = messageJsonWithGroup(batch.body[index]!, owner.groupId);
       const result = insertMessage.run(
         tuid,
         tsmTs,
@@ -147,12 +179,19 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
         gatewayTuid,
         owner.groupId,
         receivedAt,
-        messageJsonWithGroup(batch.body[index]!, owner.groupId),
+        served,
         batch.problems[index]!,
       );
       if (result.changes === 0) outcomes[index] = outcome.duplicate;
       else {
         outcomes[index] = outcome.stored;
+        owner.seq += 1;
+        if (collector) {
+          const subject = { type: 'message.stored', tuid, groupId: owner.groupId, tsmId };
+          const targets = targetsOf.get(organizationId);
+          if (targets)
+            collector.add(targets, subject, eventJson(newWebhookId('evt'), 'message.stored', now, messageStoredData(served, owner.seq)));
+        }
         stored.push({ tuid, tsmId, tsmTs, gatewayTuid, receivedAt, message: batch.summaryFields[index] ?? noFields });
         groups.set(tuid, owner.groupId);
         const late = tsmTs < owner.rollupWatermark;
@@ -217,9 +256,27 @@ export function prepareSqliteBatch(connection: SqliteDatabase.Database): SqliteB
         r.last,
         r.lastTs,
       );
+    for (const [tuid, owner] of owners) if (owner.seq !== owner.seqFrom) updateSeq.run(owner.seq, tuid);
+    const handedOff: OutboxRow[] = [];
+    if (collector)
+      for (const row of collector.rows()) {
+        insertDelivery.run(
+          row.id,
+          row.organizationId,
+          row.endpointId,
+          row.eventTypes,
+          row.events,
+          row.eventCount,
+          row.nextAttemptAt,
+          row.leaseUntil ?? null,
+          row.createdAt,
+          row.createdAt,
+        );
+        if (row.leaseUntil !== undefined) handedOff.push(row);
+      }
     for (const d of [...deadLetters, ...diverted])
       insertDeadLetter.run(d.organizationId, d.receivedAt, d.source, d.client, d.reason, d.payload);
-    return { outcomes, groups, claimed };
+    return { outcomes, groups, claimed, ...(handedOff.length > 0 && { handedOff }) };
   });
   return (batch, deadLetters) => transaction.immediate(batch, deadLetters);
 }

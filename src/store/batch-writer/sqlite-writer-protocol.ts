@@ -12,10 +12,20 @@ export type WriterRequest =
   | { type: 'batch'; id: number; batch: WireBatch; deadLetters: readonly DeadLetterRecord[] }
   /** One small step of the retention sweep, run between batches (retention/sqlite-expiry.ts). */
   | { type: 'expire'; id: number; job: SqliteExpiryJob }
+  /** Small writes of other modules (the webhook dispatcher's), in one transaction between batches. */
+  | { type: 'statements'; id: number; statements: readonly WriterStatement[] }
   /** Sent after the last batch was answered: close the connection and end the thread. */
   | { type: 'close' };
 
 export type WriterResponse =
   | { type: 'done'; id: number; result: WireResult }
   | { type: 'expired'; id: number; removed: number }
+  /** The rows each statement returned (empty for one that returns none), in order. */
+  | { type: 'ran'; id: number; rows: unknown[][] }
   | { type: 'failed'; id: number; message: string; code: string | undefined };
+
+/** One compiled statement (Kysely's `compile()`): its SQL and its parameters. */
+export interface WriterStatement {
+  sql: string;
+  parameters: readonly unknown[];
+}

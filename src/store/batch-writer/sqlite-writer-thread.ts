@@ -4,7 +4,7 @@ import type { SqliteExpiryJob } from '../retention/sqlite-expiry.js';
 import { SqliteCheckpointer } from '../sqlite-checkpointer.js';
 import { startStoreWorker } from '../start-store-worker.js';
 import { transferablesOf, type WireBatch, type WireResult } from './sqlite-batch-transaction.js';
-import type { WriterRequest, WriterResponse, WriterStart } from './sqlite-writer-protocol.js';
+import type { WriterRequest, WriterResponse, WriterStart, WriterStatement } from './sqlite-writer-protocol.js';
 
 // The thread holds at most a couple of batches, each at most 16 MiB of JSON (uplink-batcher.ts) from payloads of at
 // most UPLINK_MAX_MESSAGES messages: a small heap holds them and keeps its share of the RSS budget small.
@@ -59,6 +59,21 @@ export class SqliteWriterThread {
     });
   }
 
+  /**
+   * Runs small writes of other modules in one transaction in the thread, between batches: on the main connection
+   * each would hold the event loop while it waits for the writer's lock (busy_timeout). Resolves with each
+   * statement's rows.
+   */
+  statements(statements: readonly WriterStatement[]): Promise<unknown[][]> {
+    if (this.closing) return Promise.reject(new Error('the uplink writer is closed'));
+    const worker = (this.worker ??= this.spawn());
+    const id = ++this.nextId;
+    return new Promise<unknown[][]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ type: 'statements', id, statements } satisfies WriterRequest);
+    });
+  }
+
   /** Lets the batches already sent finish, then closes the thread's connection and ends it. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
@@ -86,6 +101,7 @@ export class SqliteWriterThread {
       this.pending.delete(response.id);
       if (response.type === 'done') waiting.resolve(response.result as never);
       else if (response.type === 'expired') waiting.resolve(response.removed as never);
+      else if (response.type === 'ran') waiting.resolve(response.rows as never);
       else waiting.reject(Object.assign(new Error(`uplink batch failed: ${response.message}`), { code: response.code }));
     });
     worker.on('error', (error) => this.lost(worker, error));

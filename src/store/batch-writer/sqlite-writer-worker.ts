@@ -4,19 +4,21 @@
  * the answer still follows the commit. A failed batch is rolled back and answered as failed; the thread stays.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteBinding } from '../sqlite-binding.js';
 import { tuneSqliteConnection } from '../sqlite-pragmas.js';
 import { prepareSqliteExpiry } from '../retention/sqlite-expiry.js';
 import { prepareSqliteBatch } from './sqlite-batch-transaction.js';
+import { prepareSqliteStatements } from './sqlite-writer-statements.js';
 import type { WriterRequest, WriterResponse, WriterStart } from './sqlite-writer-protocol.js';
 
 const port = parentPort!;
 const { path } = workerData as WriterStart;
 // The store exists and is migrated before the writer starts; a missing file is a mistake, not a new store.
-const connection = new SqliteDatabase(path, { fileMustExist: true });
+const connection = new SqliteBinding(path, { fileMustExist: true });
 tuneSqliteConnection(connection, 'writer');
 const runBatch = prepareSqliteBatch(connection);
 const runExpiry = prepareSqliteExpiry(connection);
+const runStatements = prepareSqliteStatements(connection);
 
 port.on('message', (request: WriterRequest) => {
   if (request.type === 'close') {
@@ -29,7 +31,9 @@ port.on('message', (request: WriterRequest) => {
     response =
       request.type === 'expire'
         ? { type: 'expired', id: request.id, removed: runExpiry(request.job) }
-        : { type: 'done', id: request.id, result: runBatch(request.batch, request.deadLetters) };
+        : request.type === 'statements'
+          ? { type: 'ran', id: request.id, rows: runStatements(request.statements) }
+          : { type: 'done', id: request.id, result: runBatch(request.batch, request.deadLetters) };
   } catch (error) {
     const { message, code } = error as { message?: string; code?: string };
     response = { type: 'failed', id: request.id, message: message ?? String(error), code };

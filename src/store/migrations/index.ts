@@ -17,6 +17,16 @@ import * as thingsMessageSeq from './0016-things-message-seq.js';
 import * as rollupDays from './0017-rollup-days.js';
 import * as thingRollupWatermark from './0018-thing-rollup-watermark.js';
 import * as rollupDayEtags from './0019-rollup-day-etags.js';
+import * as mqttClientIds from './0020-mqtt-client-ids.js';
+import * as clusterSecrets from './0021-cluster-secrets.js';
+import * as webhooks from './0022-webhooks.js';
+import * as thingNamesAndLabels from './0023-thing-names-and-labels.js';
+import * as audit from './0024-audit.js';
+import * as singleSignOn from './0025-single-sign-on.js';
+import * as alertWorkItems from './0026-alert-work-items.js';
+import * as alertRules from './0027-alert-rules.js';
+import * as auditAppendFunction from './0029-audit-append-function.js';
+import * as thingsByGateway from './0030-things-by-gateway.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -41,4 +51,14 @@ export const migrations: Record<string, Migration> = {
   '0017-rollup-days': rollupDays,
   '0018-thing-rollup-watermark': thingRollupWatermark,
   '0019-rollup-day-etags': rollupDayEtags,
+  '0020-mqtt-client-ids': mqttClientIds,
+  '0021-cluster-secrets': clusterSecrets,
+  '0022-webhooks': webhooks,
+  '0023-thing-names-and-labels': thingNamesAndLabels,
+  '0024-audit': audit,
+  '0025-single-sign-on': singleSignOn,
+  '0026-alert-work-items': alertWorkItems,
+  '0027-alert-rules': alertRules,
+  '0029-audit-append-function': auditAppendFunction,
+  '0030-things-by-gateway': thingsByGateway,
 };

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { foldInto, mergeRuns } from '../../domain/series/rollup-merge.js';
 import { daySeconds, floorTo } from '../../domain/series/rollup-rules.js';
-import type { HourlyRollup, HourRun, KnownRuns, RollupRange, SeriesSubject } from '../../domain/series/series-types.js';
+import type { HourlyRollup, HourRun, RollupRange, SeriesSubject } from '../../domain/series/series-types.js';
 import { decodeHours } from './hourly-codec.js';
 import { assembleRuns, lastHourOfDay } from './hour-runs.js';
-import { select, type Plan } from './read-plan.js';
+import { knownCounts, select, type Plan } from './read-plan.js';
 import { figuresOf, seriesKeyOf, toHourly, type FiguresRow } from './rollup-tables.js';
 
 /** Days of a `1d` read, first and last day's start inclusive: `clean` when only their compacted rows answer them. */
@@ -36,14 +36,17 @@ export function daySpans(firstDay: number, lastDay: number, touched: readonly nu
   return spans.length > maxSpans ? [{ first: firstDay, last: lastDay, clean: false }] : spans;
 }
 
-/** The read plan of a series at `1d` (see rollupsStore.dayRuns); `rawTail` is a thing's hours after its watermark. */
+/**
+ * The read plan of a series at `1d` (see rollupsStore.dayRuns); `rawTail` is a thing's hours after its watermark. It
+ * asks which clean spans the caller holds (see knownCounts).
+ */
 export function dayReadPlans(
   dialect: 'sqlite' | 'postgres',
   rawTail: (subject: SeriesSubject, range: RollupRange) => Plan<readonly HourlyRollup[]>,
 ) {
   const etagsInOrder = `${dialect === 'sqlite' ? 'group_concat' : 'string_agg'}(hours_etag, ',' order by day_start)`;
 
-  function* dayRunsPlan(subject: SeriesSubject, range: RollupRange, known: KnownRuns): Plan<HourRun[]> {
+  function* dayRunsPlan(subject: SeriesSubject, range: RollupRange): Plan<HourRun[]> {
     const key = seriesKeyOf(subject, range);
     const [f, l] = [seriesKeyOf(subject, range, 'f.'), seriesKeyOf(subject, range, 'l.')];
     // Hourly rows folded in SQL, as counts and sums add, extremes widen, and since hours do not overlap a day's
@@ -86,12 +89,12 @@ export function dayReadPlans(
         if (Number(dayCount) === 0) continue;
         if (Number(tokens) === Number(dayCount)) {
           const etag = `days:${createHash('sha256').update(etags!).digest('base64url')}`;
-          const count = known(etag);
+          const [count] = yield* knownCounts([etag]);
           whole.push({
             dayStart: span.first,
             etag,
             count: count ?? Number(dayCount),
-            hours: count === undefined ? yield* figuresIn(span) : null,
+            hours: count === null ? yield* figuresIn(span) : null,
           });
           continue;
         }

@@ -23,12 +23,28 @@ export function planCompactedDays(
   later: readonly HourlyRollup[],
   known: KnownRuns,
 ) {
-  const touched = new Set(later.map((hour) => Math.floor(hour.hourStart / daySeconds) * daySeconds));
+  const whole = wholeDays(range, later);
   return days.map((day): CompactedDay & { use: 'known' | 'kept' | 'merged' } => {
-    const whole = day.dayStart >= range.fromHour && day.dayStart + lastHourOfDay <= range.toHour && !touched.has(day.dayStart);
-    const use = !whole || day.etag === null ? 'merged' : known(day.etag) !== undefined ? 'known' : 'kept';
+    const use = !whole(day) || day.etag === null ? 'merged' : known(day.etag) !== undefined ? 'known' : 'kept';
     return { dayStart: day.dayStart, hours: day.hours, etag: day.etag, use };
   });
+}
+
+/** The etags planCompactedDays asks `known` about: those of the days that may answer as runs of their own. */
+export function etagsToAsk(
+  days: readonly CompactedDay[],
+  range: { fromHour: number; toHour: number },
+  later: readonly HourlyRollup[],
+): string[] {
+  const whole = wholeDays(range, later);
+  return days.flatMap((day) => (whole(day) && day.etag !== null ? [day.etag] : []));
+}
+
+/** Whether a compacted day is whole in the range and untouched by the later tiers. */
+function wholeDays(range: { fromHour: number; toHour: number }, later: readonly HourlyRollup[]) {
+  const touched = new Set(later.map((hour) => Math.floor(hour.hourStart / daySeconds) * daySeconds));
+  return (day: CompactedDay) =>
+    day.dayStart >= range.fromHour && day.dayStart + lastHourOfDay <= range.toHour && !touched.has(day.dayStart);
 }
 
 /**

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { hoursOfReadings } from '../../domain/series/rollup-merge.js';
 import { directReadMaxBodyLength, floorTo, hourSeconds, rawReadOf, rawValueOf } from '../../domain/series/rollup-rules.js';
-import type { HourlyRollup, KnownRuns, RawMessage, RawRun, RollupRange, SeriesSubject } from '../../domain/series/series-types.js';
-import { select, type Plan } from './read-plan.js';
+import type { HourlyRollup, RawMessage, RawRun, RollupRange, SeriesSubject } from '../../domain/series/series-types.js';
+import { knownCounts, select, type Plan } from './read-plan.js';
+
+/** Messages a raw tail reads per statement: its hours are folded page by page, never a year of rows at once. */
+export const rawTailPageSize = 10_000;
 
 /** The read plans of a series over raw messages (see rollupsStore): a subject's messages, a thing's raw tail and raw runs. */
 export function rawReadPlans(dialect: 'sqlite' | 'postgres') {
@@ -74,35 +77,49 @@ export function rawReadPlans(dialect: 'sqlite' | 'postgres') {
     const read = rawReadOf(range.field);
     const [row] = yield* select<[number | string]>('select rollup_watermark from things where tuid = ?', [subject.tuid]);
     if (!row || read === 'none') return [];
-    const from = Math.max(range.fromHour, Number(row[0]));
+    let from = Math.max(range.fromHour, Number(row[0]));
     // Every message of the last bucket the range holds (the hour `toHour` is in); tsmTs may have a fraction.
     const to = floorTo(range.toHour, hourSeconds) + hourSeconds - 1e-6;
-    if (from > to) return [];
-    const messages = yield* rawMessagesPlan(subject, {
-      tsmId: range.tsmId,
-      field: read === 'direct' ? range.field : null,
-      from,
-      to,
-      limit: Number.MAX_SAFE_INTEGER,
-    });
-    const readings: { ts: number; value: number }[] = [];
-    for (const message of messages) {
-      const value = rawValueOf(message, range.field);
-      if (value !== null) readings.push({ ts: message.tsmTs, value });
+    const field = read === 'direct' ? range.field : null;
+    const hours: HourlyRollup[] = [];
+    // In pages of whole hours (a thing never compacted may hold a year of raw messages after its watermark): a full
+    // page keeps the hours before its last one, which the next page starts with; a page all of one hour reads that
+    // hour whole.
+    while (from <= to) {
+      let messages = yield* rawMessagesPlan(subject, { tsmId: range.tsmId, field, from, to, limit: rawTailPageSize });
+      let next = Infinity;
+      if (messages.length === rawTailPageSize) {
+        const lastHour = floorTo(messages.at(-1)!.tsmTs, hourSeconds);
+        if (lastHour > from) {
+          messages = messages.filter((message) => message.tsmTs < lastHour);
+          next = lastHour;
+        } else {
+          next = lastHour + hourSeconds;
+          const hourEnd = Math.min(to, next - 1e-6);
+          messages = yield* rawMessagesPlan(subject, { tsmId: range.tsmId, field, from, to: hourEnd, limit: Number.MAX_SAFE_INTEGER });
+        }
+      }
+      const readings: { ts: number; value: number }[] = [];
+      for (const message of messages) {
+        const value = rawValueOf(message, range.field);
+        if (value !== null) readings.push({ ts: message.tsmTs, value });
+      }
+      hours.push(...hoursOfReadings(readings));
+      from = next;
     }
-    return hoursOfReadings(readings);
+    return hours;
   }
 
   /**
    * A thing's raw messages of one id in [from, to] as runs per UTC hour (see RawRun), each with an etag made of its
    * messages' keys: a stored message's fingerprint stands for its body, and a key is stored once, so the same keys
-   * are the same points. An hour whose etag the caller holds is not read. The keys first, of at most `limit`
-   * messages; when the range holds that many (it may hold more), undefined: the caller reads without runs.
+   * are the same points. An hour whose etag the caller holds (asked once for all, see knownCounts) is not read. The
+   * keys first, of at most `limit` messages; when the range holds that many (it may hold more), undefined: the
+   * caller reads without runs.
    */
   function* rawRunsPlan(
     subject: { tuid: string },
     read: { tsmId: number; field: string; from: number; to: number; limit: number },
-    known: KnownRuns,
   ): Plan<RawRun[] | undefined> {
     const hourOf = sqlite ? 'cast(tsm_ts / 3600 as integer)' : 'floor(tsm_ts / 3600)::bigint';
     // In the order the rows come (the key's, in practice), not sorted again (a third of the read): the same keys in
@@ -119,18 +136,21 @@ export function rawReadPlans(dialect: 'sqlite' | 'postgres') {
     const field = rawReadOf(read.field) === 'direct' ? read.field : null;
     const runs: RawRun[] = [];
     const unread: { run: { messages: RawMessage[]; etag: string }; hourStart: number }[] = [];
-    for (const [hour, , fingerprints] of hours) {
-      const hourStart = Number(hour) * hourSeconds;
-      const keyed = `${subject.tuid}\n${read.tsmId}\n${read.field}\n${hourStart}\n${fingerprints}`;
-      const etag = `raw:${createHash('sha256').update(keyed).digest('base64url')}`;
-      const count = known(etag);
-      if (count !== undefined) runs.push({ messages: null, etag, count });
+    const etags = hours.map(([hour, , fingerprints]) => {
+      const keyed = `${subject.tuid}\n${read.tsmId}\n${read.field}\n${Number(hour) * hourSeconds}\n${fingerprints}`;
+      return `raw:${createHash('sha256').update(keyed).digest('base64url')}`;
+    });
+    const counts = yield* knownCounts(etags);
+    hours.forEach(([hour], index) => {
+      const etag = etags[index]!;
+      const count = counts[index];
+      if (count !== null && count !== undefined) runs.push({ messages: null, etag, count });
       else {
         const run = { messages: [] as RawMessage[], etag };
         runs.push(run);
-        unread.push({ run, hourStart });
+        unread.push({ run, hourStart: Number(hour) * hourSeconds });
       }
-    }
+    });
     // The hours not held, read in spans of consecutive hours (a live chart's: its first hour, which the moving
     // range cuts anew, and the current one).
     for (let i = 0; i < unread.length;) {

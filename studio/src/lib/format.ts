@@ -1,18 +1,49 @@
+import { timeZone } from './time-zone.svelte';
+
 /**
- * How the studio writes times and numbers: in the browser's locale and time zone. Platform times are Unix seconds
- * (tsmTs, alert period bounds); null stays visible as a dash rather than a wrong date.
+ * How the studio writes times and numbers: in the browser's locale, and in the zone the user chose (the browser's or
+ * the platform's ALERT_TIMEZONE, lib/time-zone.svelte.ts), always with that zone's name, so no time on a page is
+ * ambiguous. Platform times are Unix seconds (tsmTs, alert period bounds); null stays visible as a dash rather than a
+ * wrong date.
  */
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const formats = new Map<string, Intl.DateTimeFormat>();
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
-export function formatTime(unixSeconds: number | null | undefined): string {
-  return unixSeconds === null || unixSeconds === undefined ? '—' : dateTime.format(new Date(unixSeconds * 1000));
+function dateTimeIn(zone: string): Intl.DateTimeFormat {
+  let format = formats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat(undefined, {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZone: zone,
+      timeZoneName: 'short',
+    });
+    formats.set(zone, format);
+  }
+  return format;
 }
 
-/** "3 minutes ago", from `nowMs` (pass a ticking value to keep it current). */
+/** A time with its zone ("Mar 30, 2026, 14:00:05 UTC"), in the zone chosen in the header. */
+export function formatTime(unixSeconds: number | null | undefined): string {
+  return unixSeconds === null || unixSeconds === undefined ? '—' : dateTimeIn(timeZone.zone).format(new Date(unixSeconds * 1000));
+}
+
+/** Below this many seconds, in either direction, a time is "just now". */
+const justNowS = 10;
+
+/**
+ * "3 minutes ago", from `nowMs` (pass a ticking value to keep it current). Never in the future: a device's clock or
+ * the browser's may run a little ahead of the platform's, and "in 2 seconds" would read as nonsense; such times, and
+ * the last few seconds, are "just now".
+ */
 export function formatAgo(unixSeconds: number | null | undefined, nowMs: number = Date.now()): string {
   if (unixSeconds === null || unixSeconds === undefined) return 'never';
   const seconds = Math.round(unixSeconds - nowMs / 1000);
+  if (seconds > -justNowS) return 'just now';
   const units: [Intl.RelativeTimeFormatUnit, number][] = [
     ['day', 86_400],
     ['hour', 3_600],

@@ -24,8 +24,14 @@ export const routes: Route[] = [
   { pattern: '/things/:tuid/commands', title: 'Commands', load: () => import('../pages/things/ThingCommands.svelte') },
   { pattern: '/groups', title: 'Groups', load: () => import('../pages/groups/GroupList.svelte') },
   { pattern: '/groups/:groupId', title: 'Group', load: () => import('../pages/groups/GroupPage.svelte') },
+  { pattern: '/alerts', title: 'Alerts', load: () => import('../pages/alerts/Alerts.svelte') },
+  { pattern: '/gateways', title: 'Gateways', load: () => import('../pages/gateways/GatewayList.svelte') },
+  { pattern: '/gateways/:tuid', title: 'Gateway', load: () => import('../pages/gateways/GatewayPage.svelte') },
+  { pattern: '/account', title: 'Your account', load: () => import('../pages/account/Account.svelte') },
   { pattern: '/install', title: 'Installer', load: () => import('../pages/installer/Installer.svelte'), requires: 'setInstallationStatus' },
+  { pattern: '/import', title: 'Import things', load: () => import('../pages/import/ImportThings.svelte'), requires: 'importThings' },
   { pattern: '/admin', title: 'Administration', load: () => import('../pages/admin/Admin.svelte'), requires: 'createUser' },
+  { pattern: '/audit', title: 'Audit log', load: () => import('../pages/audit/AuditLog.svelte'), requires: 'auditLog' },
 ];
 
 export const notFoundRoute: Route = { pattern: '*', title: 'Not found', load: () => import('../pages/NotFound.svelte') };
@@ -92,11 +98,15 @@ class Router {
   }
 
   /** Changes the query string of the current page (filters), without a new history entry per keystroke. */
-  setQuery(values: Record<string, string | null | undefined>): void {
+  setQuery(values: Record<string, string | readonly string[] | null | undefined>): void {
     const params = this.query;
     for (const [key, value] of Object.entries(values)) {
-      if (value === null || value === undefined || value === '') params.delete(key);
-      else params.set(key, value);
+      if (Array.isArray(value)) {
+        // A repeated parameter (`label=a:1&label=b:2`).
+        params.delete(key);
+        for (const each of value) params.append(key, each);
+      } else if (value === null || value === undefined || value === '') params.delete(key);
+      else params.set(key, value as string);
     }
     const search = params.toString();
     this.navigate(`${this.path}${search ? `?${search}` : ''}`, { replace: true });

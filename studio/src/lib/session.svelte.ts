@@ -8,6 +8,8 @@ export interface SessionTokens {
   organizationId: string;
   accessExpiresAt: number;
   refreshExpiresAt: number;
+  /** Signed in through the identity provider (single sign-on): signing out also signs out there. */
+  sso?: boolean;
 }
 
 const storageKey = 'thingdesk.studio.session';
@@ -99,11 +101,52 @@ class Session {
     });
   }
 
-  /** Ends the session on the platform (its tokens stop working everywhere), then forgets it here. */
-  async signOut(): Promise<void> {
+  /**
+   * Single sign-on's last step: the platform sent the browser back with a one-time code in the fragment (`#sso=CODE`,
+   * valid 60 s, works once); it is taken out of the address at once and exchanged for a session. A failure is kept
+   * in `ssoError` for the sign-in page.
+   */
+  async completeSso(): Promise<void> {
+    const match = /^#sso=([A-Za-z0-9_-]{20,200})$/.exec(location.hash);
+    if (!match) return;
+    history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+    try {
+      const response = await fetch('/auth/oidc/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: match[1] }),
+      });
+      const body = (await response.json()) as {
+        data?: { accessToken: string; expiresIn: number; refreshToken: string; refreshExpiresIn: number; organizationId: string };
+        message?: string;
+      };
+      if (!response.ok || !body.data) throw new Error(body.message ?? `Single sign-on failed (${response.status}).`);
+      const now = Date.now();
+      this.#store({
+        accessToken: body.data.accessToken,
+        refreshToken: body.data.refreshToken,
+        organizationId: body.data.organizationId,
+        accessExpiresAt: now + body.data.expiresIn * 1000,
+        refreshExpiresAt: now + body.data.refreshExpiresIn * 1000,
+        sso: true,
+      });
+    } catch (error) {
+      this.ssoError = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  ssoError = $state('');
+
+  /**
+   * Ends the session on the platform (its tokens stop working everywhere), then forgets it here. True when it came
+   * from single sign-on: the caller then also signs out at the provider (`/auth/oidc/logout`).
+   */
+  async signOut(): Promise<boolean> {
+    const sso = this.tokens?.sso === true;
     const token = await this.accessToken().catch(() => null);
     if (token) await postGraphql(logoutMutation, {}, token).catch(() => undefined);
     this.#store(null);
+    return sso;
   }
 
   /** A valid access token, refreshed first when it expires within a minute; null when signed out. */
@@ -143,6 +186,7 @@ class Session {
         }>(refreshMutation, { refreshTokenInput: { organizationId: current.organizationId, refreshToken: current.refreshToken } });
         const now = Date.now();
         const next: SessionTokens = {
+          ...(current.sso && { sso: true }),
           accessToken: refreshToken.accessToken,
           refreshToken: refreshToken.refreshToken,
           organizationId: current.organizationId,

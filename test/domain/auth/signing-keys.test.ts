@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, jwtVerify } from 'jose';
 import { ManualClock } from '../../../src/domain/clock.js';
-import { SigningKeys, longestTokenLifetimeS } from '../../../src/domain/auth/signing-keys.js';
+import { SealedUnderAnotherKeyError, SigningKeys, longestTokenLifetimeS } from '../../../src/domain/auth/signing-keys.js';
+import { isSealedSecret, unsealSecret } from '../../../src/domain/identity/secrets.js';
 import type { Database } from '../../../src/store/database.js';
 import type { Store } from '../../../src/store/store.js';
 import { cleanupStores, openMigratedStore, storeTargets } from '../../helpers/databases.js';
 
 after(cleanupStores);
+
+const sealingKey = randomBytes(32).toString('base64');
 
 for (const target of storeTargets) {
   describe(`signing keys on ${target.name}`, { skip: target.skip }, () => {
@@ -20,9 +24,9 @@ for (const target of storeTargets) {
 
     test('the first start creates one key; a second instance loads the same key', async () => {
       const clock = new ManualClock();
-      const first = new SigningKeys(store.signingKeys, clock);
+      const first = new SigningKeys(store.signingKeys, clock, sealingKey);
       await first.start();
-      const second = new SigningKeys(store.signingKeys, clock);
+      const second = new SigningKeys(store.signingKeys, clock, sealingKey);
       await second.start();
       assert.equal(first.signingKey().kid, second.signingKey().kid);
       assert.equal((await first.jwks()).keys.length, 1);
@@ -30,7 +34,7 @@ for (const target of storeTargets) {
 
     test('after rotation the new key signs, the previous one still verifies until its tokens expired', async () => {
       const clock = new ManualClock();
-      const keys = new SigningKeys(store.signingKeys, clock);
+      const keys = new SigningKeys(store.signingKeys, clock, sealingKey);
       await keys.start();
       const old = keys.signingKey();
       const token = await new SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'EdDSA', kid: old.kid }).sign(old.privateKey);
@@ -57,11 +61,42 @@ for (const target of storeTargets) {
       );
     });
 
+    test('private parts are stored sealed; another sealing key is refused before anything changes', async () => {
+      const clock = new ManualClock();
+      const keys = new SigningKeys(store.signingKeys, clock, sealingKey);
+      await keys.start();
+      const stored = await store.signingKeys.list();
+      assert.ok(stored.every((key) => isSealedSecret(key.privateJwk) && !key.privateJwk.includes('"d"')));
+      const other = new SigningKeys(store.signingKeys, clock, randomBytes(32).toString('base64'));
+      await assert.rejects(other.start(), SealedUnderAnotherKeyError);
+      assert.deepEqual(await store.signingKeys.list(), stored);
+    });
+
+    test('two instances starting on plain keys seal each once, under the key they share', async () => {
+      const clock = new ManualClock();
+      const { privateKey } = generateKeyPairSync('ed25519');
+      const privateJwk = privateKey.export({ format: 'jwk' });
+      const { d: _d, ...publicJwk } = privateJwk;
+      await store.signingKeys.create({
+        kid: 'plain-kid',
+        privateJwk: JSON.stringify(privateJwk),
+        publicJwk: JSON.stringify(publicJwk),
+        createdAt: clock.now() + 1_000_000,
+        retiredAt: null,
+      });
+      await Promise.all([0, 1].map(() => new SigningKeys(store.signingKeys, clock, sealingKey).start()));
+      const sealed = (await store.signingKeys.list()).find((key) => key.kid === 'plain-kid')!;
+      assert.equal(unsealSecret(sealingKey, sealed.privateJwk), JSON.stringify(privateJwk));
+      const keys = new SigningKeys(store.signingKeys, clock, sealingKey);
+      await keys.start();
+      assert.equal(keys.signingKey().kid, 'plain-kid', 'the key that signed before signs on');
+    });
+
     test('an instance learns of a rotation made elsewhere when it meets the new kid', async () => {
       const clock = new ManualClock();
-      const server = new SigningKeys(store.signingKeys, clock);
+      const server = new SigningKeys(store.signingKeys, clock, sealingKey);
       await server.start();
-      const cli = new SigningKeys(store.signingKeys, clock);
+      const cli = new SigningKeys(store.signingKeys, clock, sealingKey);
       await cli.start();
       const rotated = await cli.rotate();
       clock.advance(10_000);

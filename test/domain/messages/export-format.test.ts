@@ -7,6 +7,7 @@ import {
   csvRecord,
   exportContentDisposition,
   ndjsonRecord,
+  neutralizeFormula,
 } from '../../../src/domain/messages/export-format.js';
 
 const envelope = ['tsmId', 'tsmEv', 'tsmTs', 'tsmTuid', 'tsmGw', 'tsmDstTuid', 'transactionId', 'deploymentGroupId'];
@@ -59,6 +60,30 @@ describe('CSV records', () => {
 
   test('the header quotes like any record', () => assert.equal(csvHeader(['a', 'b,c']), 'a,"b,c"\r\n'));
   test('NDJSON is the served text and a newline', () => assert.equal(ndjsonRecord('{"a":1}'), '{"a":1}\n'));
+});
+
+describe('formula neutralization (OWASP CSV injection)', () => {
+  const cases: [string, string][] = [
+    ['=1+1', "'=1+1"],
+    ['+1', "'+1"],
+    ['-3.5', "'-3.5"],
+    ['@SUM(1)', "'@SUM(1)"],
+    ['\t=1', "'\t=1"],
+    ['\r=1', "'\r=1"],
+    ['', ''],
+    ['1.4.2', '1.4.2'],
+    ['a=b', 'a=b'],
+    [' =1', ' =1'],
+    ["'=1", "'=1"],
+  ];
+  for (const [input, expected] of cases) test(JSON.stringify(input), () => assert.equal(neutralizeFormula(input), expected));
+
+  const columns = csvColumns([12100]);
+  const message = JSON.stringify({ tsmId: 12100, tsmGw: '@gw', temp: -3.5, humd: '-3.5', note: '=x' });
+  test('by JSON type: a number stays, a string is text; otherFields is a JSON object, never a formula', () =>
+    assert.equal(csvRecord(columns, message), '12100,,,,\'@gw,,,,,\'-3.5,-3.5,,"{""note"":""=x""}"\r\n'));
+  test('raw: as sent', () =>
+    assert.equal(csvRecord(columns, message, { raw: true }), '12100,,,,@gw,,,,,-3.5,-3.5,,"{""note"":""=x""}"\r\n'));
 });
 
 describe('Content-Disposition', () => {

@@ -27,12 +27,15 @@ describe('the GraphQL access table (SPEC section 4)', () => {
     });
   }
 
-  test('a Manager has every operation except the sign-in-only ones', () => {
-    const signInOnly = ['_empty', 'login'];
+  test("a platform operator's Manager has every operation except the sign-in-only ones; a tenant's Manager not the platform's own", () => {
+    const signInOnly = ['_empty', 'login', 'ssoLogin'];
+    const platformOnly = ['deployment'];
     for (const type of operationTypes) {
+      const signedIn = fullRoots[type].filter((field) => !signInOnly.includes(field));
+      assert.deepEqual(tableRoots('PlatformOperator')[type], signedIn, type);
       assert.deepEqual(
         tableRoots('Manager')[type],
-        fullRoots[type].filter((field) => !signInOnly.includes(field)),
+        signedIn.filter((field) => !platformOnly.includes(field)),
         type,
       );
     }

@@ -25,11 +25,28 @@ const specViewerQueries = [
 ];
 /** Read-only queries beyond the SPEC's list ("add more freely"), for every signed-in role. */
 // SPEC section 9: series and groupSeries for every role; section 10: fleetHealth for every role.
-const readOnlyExtras = ['alertingThings', 'alertCount', 'series', 'groupSeries', 'fleetHealth'];
-const specManagerQueries = ['users', 'apiClients', 'mqttCredentials'];
-const specInstallerMutations = ['setInstallationStatus', 'assignThingToGroup'];
+// SPEC section 16: alert periods and gateways for every role; section 12: the things export (the studio's button).
+// SPEC section 13: alert rules for every role.
+const readOnlyExtras = [
+  'alertingThings',
+  'alertCount',
+  'series',
+  'groupSeries',
+  'fleetHealth',
+  'alertPeriods',
+  'gateways',
+  'gateway',
+  'thingsExport',
+  'alertRules',
+];
+/** SPEC section 16: every signed-in user changes their own password. */
+const signedInMutations = ['logout', 'refreshToken', 'changePassword'];
+// SPEC section 11: webhooks and their delivery log, for Managers only.
+const specManagerQueries = ['users', 'apiClients', 'mqttCredentials', 'auditLog', 'webhooks', 'webhookDeliveries'];
+// SPEC section 12: updateThing for Installers and Managers.
+const specInstallerMutations = ['setInstallationStatus', 'assignThingToGroup', 'updateThing'];
 /** Field-service mutations beyond the SPEC's list (issue 14: the studio assigns a selection of things at once). */
-const installerMutationExtras = ['assignThingsToGroup'];
+const installerMutationExtras = ['assignThingsToGroup', 'acknowledgeAlert', 'acknowledgeAlerts'];
 const specManagerMutations = [
   'sendCommands',
   'createGroup',
@@ -41,35 +58,52 @@ const specManagerMutations = [
   'revokeApiClient',
   'createMqttCredential',
   'revokeMqttCredential',
+  // SPEC section 11.
+  'createWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'rotateWebhookSecret',
+  'replayWebhookDeliveries',
+  // SPEC section 13.
+  'createAlertRule',
+  'updateAlertRule',
+  'deleteAlertRule',
 ];
-/** Manager mutations beyond the SPEC's list. */
-const managerMutationExtras = ['renameGroup', 'setRetention'];
-/** Manager queries beyond the SPEC's list (issue 18: the deployment's instances). */
-const managerQueryExtras = ['deployment'];
+/** Manager mutations beyond the SPEC's list (testWebhook: SPEC 11's test event, for the studio). */
+const managerMutationExtras = ['renameGroup', 'setRetention', 'resetUserPassword', 'bulkUpdateThings', 'importThings', 'testWebhook'];
+
+/** What a platform operator's Managers see beyond a Manager's (issue 18's query; issue 32: no tenant's Manager). */
+const platformOperatorQueries = ['deployment'];
 
 export const sorted = (names: readonly string[]) => [...names].sort();
+const managerMutations = sorted([
+  ...signedInMutations,
+  ...specInstallerMutations,
+  ...installerMutationExtras,
+  ...specManagerMutations,
+  ...managerMutationExtras,
+]);
 export const specRoots: Record<Audience, Record<OperationType, string[]>> = {
-  anonymous: { Query: ['_empty'], Mutation: ['login', 'refreshToken'], Subscription: [] },
+  // SPEC section 15: ssoLogin exchanges single sign-on's one-time code, open without a token like login.
+  anonymous: { Query: ['_empty'], Mutation: ['login', 'refreshToken', 'ssoLogin'], Subscription: [] },
   Viewer: {
     Query: sorted([...specViewerQueries, ...readOnlyExtras]),
-    Mutation: sorted(['logout', 'refreshToken']),
+    Mutation: sorted(signedInMutations),
     Subscription: sorted(['messages', 'alerts', 'commandStatus']),
   },
   Installer: {
     Query: sorted([...specViewerQueries, ...readOnlyExtras]),
-    Mutation: sorted(['logout', 'refreshToken', ...specInstallerMutations, ...installerMutationExtras]),
+    Mutation: sorted([...signedInMutations, ...specInstallerMutations, ...installerMutationExtras]),
     Subscription: sorted(['messages', 'alerts', 'commandStatus']),
   },
   Manager: {
-    Query: sorted([...specViewerQueries, ...readOnlyExtras, ...specManagerQueries, ...managerQueryExtras]),
-    Mutation: sorted([
-      'logout',
-      'refreshToken',
-      ...specInstallerMutations,
-      ...installerMutationExtras,
-      ...specManagerMutations,
-      ...managerMutationExtras,
-    ]),
+    Query: sorted([...specViewerQueries, ...readOnlyExtras, ...specManagerQueries]),
+    Mutation: managerMutations,
+    Subscription: sorted(['messages', 'alerts', 'commandStatus']),
+  },
+  PlatformOperator: {
+    Query: sorted([...specViewerQueries, ...readOnlyExtras, ...specManagerQueries, ...platformOperatorQueries]),
+    Mutation: managerMutations,
     Subscription: sorted(['messages', 'alerts', 'commandStatus']),
   },
 };

@@ -25,9 +25,9 @@ const managerOnlyTypes = [
   'MqttCredentialSecret',
   'MqttCredentialKind',
   'SendCommandsResult',
-  'Deployment',
-  'PlatformInstance',
 ];
+/** Types only the platform's operators see (PLATFORM_OPERATOR_ORGANIZATIONS): no role of an organization. */
+const platformOperatorTypes = ['Deployment', 'PlatformInstance'];
 /** Types only the field-service mutations use. */
 const fieldServiceTypes = ['InstallationResult', 'GroupAssignment', 'AssignmentProblem'];
 /** Types only sign-in uses: a signed-in caller's schema does not need them. */
@@ -55,7 +55,12 @@ describe('role schemas through the server', () => {
       assert.deepEqual(seen, tableRoots(role));
       assert.deepEqual(seen, specRoots[role]);
       const types = new Set((schema.types as { name: string }[]).map((type) => type.name));
-      const forbidden = [...signInTypes, ...(role === 'Manager' ? [] : managerOnlyTypes), ...(role === 'Viewer' ? fieldServiceTypes : [])];
+      const forbidden = [
+        ...signInTypes,
+        ...platformOperatorTypes,
+        ...(role === 'Manager' ? [] : managerOnlyTypes),
+        ...(role === 'Viewer' ? fieldServiceTypes : []),
+      ];
       for (const name of forbidden) assert.ok(!types.has(name), `${role} sees type ${name}`);
       const allowed = [
         'Thing',

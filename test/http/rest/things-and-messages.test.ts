@@ -40,6 +40,8 @@ for (const target of storeTargets) {
           version: '1.4.2',
           installation_status: 'new',
           group_id: 'unassigned',
+          name: null,
+          labels: {},
         },
       });
       assert.match(response.text, /"battery_level":80,/, 'an integer in the JSON text');
@@ -56,6 +58,8 @@ for (const target of storeTargets) {
         version: 'unknown',
         installation_status: 'new',
         group_id: 'unassigned',
+        name: null,
+        labels: {},
       });
     });
 

@@ -1,6 +1,11 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { GraphQLJSON } from './json-scalar.js';
 import { alertResolvers } from './alert-resolvers.js';
+import { alertWorkResolvers } from './alert-work-resolvers.js';
+import { gatewayResolvers } from './gateway-resolvers.js';
+import { thingBulkResolvers } from './thing-bulk-resolvers.js';
+import { passwordResolvers } from './password-resolvers.js';
+import { auditResolvers } from './audit-resolvers.js';
 import { catalogResolvers } from './catalog-resolvers.js';
 import { commandResolvers } from './command-resolvers.js';
 import { deploymentResolvers } from './deployment-resolvers.js';
@@ -13,6 +18,9 @@ import { seriesResolvers } from './series-resolvers.js';
 import { retentionResolvers } from './retention-resolvers.js';
 import { sessionResolvers } from './session-resolvers.js';
 import { thingResolvers } from './thing-resolvers.js';
+import { provisioningResolvers } from './provisioning-resolvers.js';
+import { webhookResolvers } from './webhook-resolvers.js';
+import { alertRuleResolvers } from './alert-rule-resolvers.js';
 
 /** Every resolver of the full schema, by type; each resource lives in its own file. */
 export function allResolvers(): IResolvers {
@@ -23,6 +31,10 @@ export function allResolvers(): IResolvers {
     messageResolvers,
     seriesResolvers,
     alertResolvers,
+    alertWorkResolvers,
+    gatewayResolvers,
+    thingBulkResolvers,
+    passwordResolvers,
     fleetResolvers,
     catalogResolvers,
     commandResolvers,
@@ -30,6 +42,10 @@ export function allResolvers(): IResolvers {
     groupResolvers,
     deploymentResolvers,
     retentionResolvers,
+    auditResolvers,
+    provisioningResolvers,
+    webhookResolvers,
+    alertRuleResolvers,
   ] as IResolvers[];
   const merged: Record<string, Record<string, unknown>> = { JSON: GraphQLJSON as never };
   for (const group of groups) {

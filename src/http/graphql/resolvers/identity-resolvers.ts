@@ -36,6 +36,7 @@ export const identityResolvers = {
     createUser: (_: unknown, args: { email: string; password: string; role: string }, context: GraphqlContext) =>
       createUser(context.deps, {
         organizationId: userOf(context).organizationId,
+        by: userOf(context),
         email: args.email,
         password: args.password,
         role: roleEnum[args.role] ?? args.role,
@@ -47,23 +48,32 @@ export const identityResolvers = {
       return true;
     },
     createApiClient: async (_: unknown, args: { name: string }, context: GraphqlContext) => {
-      const created = await createApiClient(context.deps, { organizationId: userOf(context).organizationId, name: args.name });
+      const created = await createApiClient(context.deps, {
+        organizationId: userOf(context).organizationId,
+        by: userOf(context),
+        name: args.name,
+      });
       return { clientId: created.client.clientId, clientSecret: created.clientSecret };
     },
     revokeApiClient: async (_: unknown, args: { clientId: string }, context: GraphqlContext) => {
-      await revokeApiClient(context.deps, { clientId: args.clientId, organizationId: userOf(context).organizationId });
+      await revokeApiClient(context.deps, { clientId: args.clientId, organizationId: userOf(context).organizationId, by: userOf(context) });
       return true;
     },
     createMqttCredential: async (_: unknown, args: { kind: string; username?: string | null }, context: GraphqlContext) => {
       const created = await createMqttCredential(context.deps, {
         organizationId: userOf(context).organizationId,
+        by: userOf(context),
         kind: args.kind,
         username: args.username ?? undefined,
       });
       return { username: created.credential.username, password: created.password, kind: created.credential.kind };
     },
     revokeMqttCredential: async (_: unknown, args: { username: string }, context: GraphqlContext) => {
-      await revokeMqttCredential(context.deps, { username: args.username, organizationId: userOf(context).organizationId });
+      await revokeMqttCredential(context.deps, {
+        username: args.username,
+        organizationId: userOf(context).organizationId,
+        by: userOf(context),
+      });
       return true;
     },
   },

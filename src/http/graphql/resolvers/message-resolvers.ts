@@ -33,14 +33,19 @@ type MessagesArguments = {
 export const messageResolvers = {
   Query: {
     messages: async (_: unknown, args: MessagesArguments, context: GraphqlContext) => {
-      const texts = await listMessages(context.deps, userOf(context), {
-        tuid: args.tuid,
-        limit: args.limit,
-        messageIds: args.messageIds ?? undefined,
-        eventIds: args.eventIds ?? undefined,
-        from: args.from ?? undefined,
-        to: args.to ?? undefined,
-      });
+      const texts = await listMessages(
+        context.deps,
+        userOf(context),
+        {
+          tuid: args.tuid,
+          limit: args.limit,
+          messageIds: args.messageIds ?? undefined,
+          eventIds: args.eventIds ?? undefined,
+          from: args.from ?? undefined,
+          to: args.to ?? undefined,
+        },
+        context.work,
+      );
       const { rawJson } = context;
       return rawJson ? texts.map((text) => rawJson.wrap(text)) : texts.map((text) => JSON.parse(text) as unknown);
     },

@@ -16,10 +16,15 @@ export const retentionResolvers = {
       args: { messageRetentionDays?: number | null; rollupRetentionDays?: number | null },
       context: GraphqlContext,
     ) => {
-      const retention = await setRetention(context.deps, userOf(context).organizationId, {
-        messageRetentionDays: args.messageRetentionDays,
-        rollupRetentionDays: args.rollupRetentionDays,
-      });
+      const retention = await setRetention(
+        context.deps,
+        userOf(context).organizationId,
+        {
+          messageRetentionDays: args.messageRetentionDays,
+          rollupRetentionDays: args.rollupRetentionDays,
+        },
+        userOf(context),
+      );
       return present(retention);
     },
   },

@@ -1,6 +1,7 @@
-import { AppError } from '../../../domain/errors.js';
+import { AppError, fieldProblem, validationFailed } from '../../../domain/errors.js';
+import { updateThing } from '../../../domain/things/thing-update.js';
 import { requireThing } from '../../../domain/things/thing-access.js';
-import { listThings } from '../../../domain/things/thing-queries.js';
+import { countThings, listThings, type ThingTotal } from '../../../domain/things/thing-queries.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { namingArguments } from '../graphql-errors.js';
 import { presentThing } from '../presenters.js';
@@ -13,10 +14,21 @@ type ThingsArguments = {
   installationStatus?: string | null;
   q?: string | null;
   alerting?: boolean | null;
+  gatewayTuid?: string | null;
+  batteryBelow?: number | null;
+  silentForS?: number | null;
+  sort?: string | null;
+  labels?: readonly { key: string; value: string }[] | null;
 };
+
+type UpdateThingArguments = { tuid: string; name?: string | null; labels?: readonly { key: string; value: string }[] | null };
 
 /** One thing, and the organization's things a page at a time: the same domain functions as REST. */
 export const thingResolvers = {
+  ThingConnection: {
+    total: (parent: { total: () => Promise<number> }) => parent.total(),
+    totalIsEstimate: (parent: { totalIsEstimate: () => Promise<boolean> }) => parent.totalIsEstimate(),
+  },
   Query: {
     thing: async (_: unknown, args: { tuid: string }, context: GraphqlContext) => {
       try {
@@ -28,16 +40,26 @@ export const thingResolvers = {
       }
     },
     things: namingArguments('things', async (_: unknown, args: ThingsArguments, context: GraphqlContext) => {
-      const page = await listThings(context.deps, userOf(context), {
+      const input = {
         limit: args.first ?? undefined,
         cursor: args.after ?? undefined,
         groupId: args.groupId ?? undefined,
         installationStatus: args.installationStatus ?? undefined,
         q: args.q ?? undefined,
         alerting: args.alerting ?? undefined,
-      });
+        gatewayTuid: args.gatewayTuid ?? undefined,
+        batteryBelow: args.batteryBelow ?? undefined,
+        silentForS: args.silentForS ?? undefined,
+        sort: args.sort ?? undefined,
+        labels: args.labels ?? undefined,
+      };
+      const principal = userOf(context);
+      const page = await listThings(context.deps, principal, input);
       const nodes = page.things.map(presentThing);
-      const edges = nodes.map((node) => ({ cursor: Buffer.from(`t:${node.tuid}`).toString('base64url'), node }));
+      const edges = nodes.map((node, i) => ({ cursor: page.cursors[i]!, node }));
+      // Counted only when the selection asks for it, once for both fields.
+      let counted: Promise<ThingTotal> | undefined;
+      const count = () => (counted ??= namingArguments('things', () => countThings(context.deps, principal, input))());
       const pageInfo = {
         hasNextPage: page.nextCursor !== null,
         // Pages go forward only; a page asked for after a cursor has things before it (Relay allows no more).
@@ -45,7 +67,30 @@ export const thingResolvers = {
         startCursor: edges[0]?.cursor ?? null,
         endCursor: page.nextCursor,
       };
-      return { nodes, edges, pageInfo };
+      return {
+        nodes,
+        edges,
+        pageInfo,
+        total: async () => (await count()).total,
+        totalIsEstimate: async () => (await count()).totalIsEstimate,
+      };
     }),
   },
+  Mutation: {
+    updateThing: async (_: unknown, args: UpdateThingArguments, context: GraphqlContext) => {
+      // An argument left out stays as it is; `labels: null` is taken as no labels, `name: null` clears the name.
+      const labels = args.labels === undefined ? undefined : labelsOf(args.labels ?? []);
+      return presentThing(await updateThing(context.deps, userOf(context), { tuid: args.tuid, name: args.name, labels }));
+    },
+  },
 };
+
+/** A list of labels as the map the domain takes; a key given twice is refused (the map would keep one silently). */
+function labelsOf(list: readonly { key: string; value: string }[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const { key, value } of list) {
+    if (Object.hasOwn(labels, key)) throw validationFailed([fieldProblem('labels', `key "${key}" is given more than once`)]);
+    labels[key] = value;
+  }
+  return labels;
+}

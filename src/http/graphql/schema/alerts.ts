@@ -35,5 +35,11 @@ export const alertsSdl = /* GraphQL */ `
     from: String!
     "When the period ended: local date-time in ALERT_TIMEZONE; null when it opened."
     to: String
+    "The alert rule of a rule's period (type RULE); null for built-in alerts."
+    ruleId: ID
+    "A rule period's severity: critical, warning or info; null for built-in alerts."
+    severity: String
+    "The value that opened a rule's period; null for built-in alerts."
+    value: Float
   }
 `;

@@ -11,7 +11,7 @@ export const operationsSdl = /* GraphQL */ `
     organization: Organization!
     "One thing's summary; null for a thing the caller cannot see."
     thing("The thing's TUID." tuid: ID!): Thing
-    "The organization's things by TUID, a page at a time."
+    "The organization's things, filtered and sorted (default by TUID), a page at a time, with their total."
     things(
       "Things per page, 1 to 1000 (default 100)."
       first: Int
@@ -25,7 +25,26 @@ export const operationsSdl = /* GraphQL */ `
       q: String
       "true: only things with an active alert (any type); false: only things without one."
       alerting: Boolean
+      "Only things last heard through this gateway."
+      gatewayTuid: String
+      "Only things whose battery level is below this percent (1 to 100)."
+      batteryBelow: Int
+      "Only things not heard for at least this many seconds, or never heard."
+      silentForS: Int
+      "tuid, name, last_seen, battery_level or installation_status, optionally with :asc or :desc (default tuid:asc); things without a name sort last either way."
+      sort: String
+      "Only things with every one of these labels (at most 10)."
+      labels: [LabelInput!]
     ): ThingConnection!
+    "The things of these filters as an import file, by TUID, in the columns GET /things/export writes; at most 10,000 things (GET /things/export streams any number)."
+    thingsExport(
+      "CSV (the default) or NDJSON."
+      format: ImportFormat
+      "The things list's filters."
+      filter: ThingFilterInput
+      "Only things with every one of these labels (at most 10)."
+      labels: [LabelInput!]
+    ): String!
     "A thing's stored messages, newest first, exactly as REST returns them."
     messages(
       "The thing's TUID."
@@ -125,6 +144,38 @@ export const operationsSdl = /* GraphQL */ `
     mqttCredentials: [MqttCredential!]!
     "The platform instances serving this deployment, live and silent, as they last reported themselves."
     deployment: Deployment!
+    "The organization's audit log, newest first (Managers). from/to: Unix seconds or ISO 8601, inclusive; actor: an id or label; limit 1 to 1000 (100)."
+    auditLog(
+      "Entries at or after this time: Unix seconds or ISO 8601."
+      from: String
+      "Entries at or before this time: Unix seconds or ISO 8601."
+      to: String
+      "The actor's id or label (an e-mail, a client_id)."
+      actor: String
+      "One action, such as thing.set_installation_status."
+      action: String
+      "The target's type, such as thing."
+      targetType: String
+      "The target's id, such as a TUID."
+      targetId: String
+      "At most this many entries, 1 to 1000 (default 100)."
+      limit: Int
+      "nextCursor of the previous page."
+      cursor: String
+    ): AuditPage!
+    "The organization's webhook endpoints with their health."
+    webhooks: [Webhook!]!
+    "The delivery log of a webhook endpoint, newest first."
+    webhookDeliveries(
+      "The endpoint's id."
+      webhookId: ID!
+      "Only deliveries in this state: pending, succeeded or failed."
+      status: String
+      "At most this many (1 to 200, default 50)."
+      limit: Int
+      "nextCursor of the previous page."
+      cursor: String
+    ): WebhookDeliveryPage!
   }
 
   "Writes. Every one acts within the caller's organization only."
@@ -135,6 +186,8 @@ export const operationsSdl = /* GraphQL */ `
     refreshToken("The organization and the current refresh token." refreshTokenInput: RefreshTokenInput!): RefreshTokenResult!
     "Ends the caller's session: its tokens stop working at once."
     logout: LogoutResult!
+    "Signs in with the one-time code single sign-on put in the studio's URL (#sso=CODE, valid 60 s, works once): a seed-001 session, as login."
+    ssoLogin("The code of #sso=." code: String!): LoginResult!
     "Moves a thing to another installation status, as the state machine allows (CONFLICT otherwise)."
     setInstallationStatus(
       "The thing's TUID."
@@ -142,6 +195,28 @@ export const operationsSdl = /* GraphQL */ `
       "The new status: new, installed, uninstalled, quarantine or retired."
       status: String!
     ): InstallationResult!
+    "Sets a thing's name and labels (NOT_FOUND for a thing the caller cannot see: it claims nothing). An argument left out stays as it is; labels replace all labels; name null clears the name."
+    updateThing(
+      "The thing's TUID."
+      tuid: ID!
+      "1 to 200 characters; null clears the name."
+      name: String
+      "Every label of the thing (at most 50): replaces them all."
+      labels: [LabelInput!]
+    ): Thing!
+    "Imports things from a CSV or NDJSON file (SPEC section 12): the plan, and unless dryRun, applied all rows or none (BAD_USER_INPUT naming each bad field as rows[<row>].<column> when a row is in error). At most 1 MiB here (the request's limit); REST POST /things/import takes files up to 20 MiB."
+    importThings(
+      "The file's text."
+      content: String!
+      "CSV or NDJSON."
+      format: ImportFormat!
+      "true: answer the plan and change nothing."
+      dryRun: Boolean
+      "true: create the groups the file names that do not exist."
+      createGroups: Boolean
+      "true: leave the unchanged rows out of rows."
+      changedOnly: Boolean
+    ): ImportPlan!
     "Puts a thing in a group ('unassigned': in none)."
     assignThingToGroup("The thing's TUID." tuid: ID!, "The group's id." groupId: String!): Thing!
     "Puts many things in one group, each as assignThingToGroup would, in one request: one result per distinct TUID, in the order named (NOT_FOUND for an unknown group, before anything changes)."
@@ -180,6 +255,25 @@ export const operationsSdl = /* GraphQL */ `
     ): MqttCredentialSecret!
     "Revokes an MQTT credential: its connections close. True on success."
     revokeMqttCredential("The username." username: String!): Boolean!
+    "Creates a webhook endpoint; its signing secret is shown once."
+    createWebhook("The endpoint's fields; url and events are required." input: WebhookInput!): WebhookWithSecret!
+    "Changes a webhook endpoint."
+    updateWebhook("The endpoint's id." id: ID!, "The fields to change." input: WebhookInput!): Webhook!
+    "Deletes a webhook endpoint; its pending deliveries are dropped. True on success."
+    deleteWebhook("The endpoint's id." id: ID!): Boolean!
+    "A new signing secret; the previous one signs too for WEBHOOK_SECRET_OVERLAP_S."
+    rotateWebhookSecret("The endpoint's id." id: ID!): WebhookWithSecret!
+    "Queues new attempts for one delivery, or for every failed delivery since a time; answers how many."
+    replayWebhookDeliveries(
+      "The endpoint's id."
+      webhookId: ID!
+      "One delivery to replay."
+      deliveryId: ID
+      "Every failed delivery created since this time, Unix seconds."
+      since: Float
+    ): Int!
+    "Sends a webhook.test event now and answers the attempt."
+    testWebhook("The endpoint's id." id: ID!): WebhookAttempt!
   }
 
   "Live data, over WebSocket (graphql-transport-ws) or server-sent events."

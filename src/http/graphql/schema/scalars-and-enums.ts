@@ -69,5 +69,7 @@ export const scalarsAndEnumsSdl = /* GraphQL */ `
     DEVICE_CONNECTION_LOST
     "'battery low': the thing's battery level is below BATTERY_LOW_PERCENT (until it reaches BATTERY_OK_PERCENT)."
     BATTERY_LOW
+    "An organization's own alert rule (SPEC section 13); alertType is the rule's name."
+    RULE
   }
 `;

@@ -27,10 +27,30 @@ export const thingsAndGroupsSdl = /* GraphQL */ `
     installationStatus: InstallationStatus!
     "The thing's deployment group; 'unassigned' for a thing in no group."
     groupId: String!
+    "The thing's name, at most 200 characters; null when unset."
+    name: String
+    "The thing's labels, by key; empty when none."
+    labels: [Label!]!
     "The statuses setInstallationStatus accepts as this thing's next move, from the installation state machine; empty for a retired thing."
     nextInstallationStatuses: [InstallationStatus!]!
     "The series the thing has: per message id, the numeric fields of its newest 200 messages (the fields series reads)."
     seriesFields: [SeriesFields!]!
+  }
+
+  "One label of a thing: a key ([a-z0-9_.-]{1,63}) and its value (at most 200 characters)."
+  type Label {
+    "The label's key."
+    key: String!
+    "The label's value."
+    value: String!
+  }
+
+  "A label, to filter things by or to set on one."
+  input LabelInput {
+    "The label's key: [a-z0-9_.-]{1,63}."
+    key: String!
+    "The label's value, at most 200 characters."
+    value: String!
   }
 
   "The numeric fields of one message id: each has a series."
@@ -69,6 +89,10 @@ export const thingsAndGroupsSdl = /* GraphQL */ `
     nodes: [Thing!]!
     "Where the page lies, and how to get the next one."
     pageInfo: PageInfo!
+    "Things matching the filters: exact below 100,000, else 100,000 with totalIsEstimate (at least that many)."
+    total: Int!
+    "True when total is an estimate (the count stopped at 100,000)."
+    totalIsEstimate: Boolean!
   }
 
   "A deployment group and how many things it holds."

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { fleetHealthLimits, readFleetHealth } from '../../../domain/fleet/fleet-health.js';
 import { presentFleetHealth } from '../presenters.js';
+import { workOfResponse } from '../../abandoned-requests.js';
 import type { RestApp, RestDeps } from '../rest-deps.js';
 import { FleetHealth, dataOf, errors } from '../schemas.js';
 
@@ -36,9 +37,10 @@ export function registerFleetRoutes(app: RestApp, deps: RestDeps): void {
         response: { 200: dataOf(FleetHealth), ...errors(400, 401, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { days, limit, battery_below } = request.query;
-      return { data: presentFleetHealth(await readFleetHealth(healthDeps, request.client, { days, limit, batteryBelow: battery_below })) };
+      const input = { days, limit, batteryBelow: battery_below };
+      return { data: presentFleetHealth(await readFleetHealth(healthDeps, request.client, input, workOfResponse(reply.raw))) };
     },
   );
 }

@@ -26,6 +26,12 @@ const ExportQuery = Type.Object({
     description: `comma-separated message ids (tsmId), at most ${exportMessageIdLimit}; in CSV each adds its catalog fields as columns`,
   }),
   eventid: Type.Optional({ ...idList, description: 'comma-separated event ids (tsmEv)' }),
+  raw: Type.Optional(
+    Type.Boolean({
+      description:
+        "CSV: `true` writes text cells exactly as sent, for programs. By default (`false`) a text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet does not run it as a formula; numbers are never changed",
+    }),
+  ),
   from: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds of tsmTs, inclusive' })),
   to: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds of tsmTs, inclusive' })),
 });
@@ -41,7 +47,7 @@ const csvExample =
 /** The 200 of an export: a stream in one of two media types, documented with an example of each. */
 const exportResponse = {
   description:
-    'The messages, oldest first, streamed. NDJSON: one message per line exactly as `GET /things/{tuid}/messages` serves it. CSV (RFC 4180, CRLF, header row): the envelope fields and `deploymentGroupId`, the catalog fields of the `messageid`s, then `otherFields` (a JSON object of any other members); strings as they are, other values as JSON, absent members empty. Sent as an attachment (Content-Disposition). A failure after the first byte cuts the connection before the end of the chunked body.',
+    "The messages, oldest first, streamed. NDJSON: one message per line exactly as `GET /things/{tuid}/messages` serves it. CSV (RFC 4180, CRLF, header row): the envelope fields and `deploymentGroupId`, the catalog fields of the `messageid`s, then `otherFields` (a JSON object of any other members); strings as they are (but a string starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` unless `raw=true`), other values as JSON, absent members empty. Sent as an attachment (Content-Disposition). A failure after the first byte cuts the connection before the end of the chunked body.",
   headers: {
     'content-disposition': {
       type: 'string',
@@ -105,6 +111,7 @@ export function registerMessageExportRoutes(app: RestApp, deps: RestDeps): void 
 function exportFilters(query: Static<typeof ExportQuery>, accept: string | undefined) {
   return {
     format: query.format ?? formatFromAccept(accept),
+    raw: query.raw,
     messageIds: parseIdList(query.messageid),
     eventIds: parseIdList(query.eventid),
     from: query.from,
@@ -124,13 +131,27 @@ function formatFromAccept(accept: string | undefined): 'csv' | undefined {
  * reader's pace. A client that stops reading would hold its export (on PostgreSQL a connection) for as long as it
  * keeps the socket open: once no byte has moved for `stallTimeoutS`, the connection is cut, as if it had left.
  */
-function sendExport(reply: FastifyReply, exported: MessageExport, stallTimeoutS: number): FastifyReply {
+export async function sendExport(reply: FastifyReply, exported: MessageExport, stallTimeoutS: number): Promise<FastifyReply> {
   reply.type(exported.contentType).header('content-disposition', exported.contentDisposition);
   // HEAD (fastify answers it with the GET route) gets the headers only: fastify would drain a stream body, reading
   // the whole range from the store to send none of it.
   if (reply.request.method === 'HEAD') return reply.send();
+  // The first chunk is read before the idle timer starts: a read waiting its turn for the store (SQLite's reader
+  // threads all busy with other exports) is not a client that stopped reading. A failure to start is thrown here,
+  // before the first byte: an error answer.
+  const chunks = exported.chunks[Symbol.asyncIterator]();
+  const first = await chunks.next();
   // The socket's idle timer: reset by every byte written or read (a slow reader that moves keeps its export),
   // undone by Node when the response ends (keep-alive sets its own).
   reply.raw.setTimeout(stallTimeoutS * 1000, () => reply.raw.destroy());
-  return reply.send(Readable.from(exported.chunks, { objectMode: false }));
+  return reply.send(Readable.from(resumed(first, chunks), { objectMode: false }));
+}
+
+/** The chunks of an export from the one already read on; ending them (the response closed early) ends the read. */
+async function* resumed(first: IteratorResult<string>, rest: AsyncIterator<string>): AsyncGenerator<string> {
+  try {
+    for (let next = first; !next.done; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
+  }
 }

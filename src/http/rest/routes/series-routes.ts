@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { shownGroupId } from '../../../domain/groups/unassigned-group.js';
 import { rollupLimits } from '../../../domain/series/rollup-rules.js';
 import { readGroupSeries, readThingSeries, seriesBuckets, seriesMaxPoints } from '../../../domain/series/series-query.js';
+import { workOfResponse } from '../../abandoned-requests.js';
 import type { Series } from '../../../domain/series/series-types.js';
 import { sendBuffers } from '../../send-buffers.js';
 import { RenderedRuns } from '../rendered-runs.js';
@@ -96,7 +97,7 @@ export function registerSeriesRoutes(app: RestApp, deps: RestDeps): void {
     async (request, reply) => {
       const { tuid } = request.params;
       const days = rendered.reading();
-      const series = await readThingSeries(deps, request.client, { tuid, ...request.query }, days.known);
+      const series = await readThingSeries(deps, request.client, { tuid, ...request.query }, days.known, workOfResponse(reply.raw));
       sendBuffers(reply, jsonType, seriesAnswerJson({ tuid, ...seriesHead(series) }, series.runs, days));
     },
   );
@@ -118,7 +119,13 @@ export function registerSeriesRoutes(app: RestApp, deps: RestDeps): void {
     async (request, reply) => {
       const { groupid } = request.params;
       const days = rendered.reading();
-      const series = await readGroupSeries(deps, request.client, { groupId: groupid, ...request.query }, days.known);
+      const series = await readGroupSeries(
+        deps,
+        request.client,
+        { groupId: groupid, ...request.query },
+        days.known,
+        workOfResponse(reply.raw),
+      );
       const head = { group_id: shownGroupId(series.groupId), ...seriesHead(series) };
       sendBuffers(reply, jsonType, seriesAnswerJson(head, series.runs, days));
     },

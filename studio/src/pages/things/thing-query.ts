@@ -8,6 +8,8 @@ export interface ThingDetail {
   version: string;
   installationStatus: string;
   groupId: string;
+  name: string | null;
+  labels: { key: string; value: string }[];
   nextInstallationStatuses: string[];
   seriesFields: { tsmId: number; fields: string[] }[];
 }
@@ -26,6 +28,11 @@ export const thingQuery = /* GraphQL */ `
       version
       installationStatus
       groupId
+      name
+      labels {
+        key
+        value
+      }
       nextInstallationStatuses
       seriesFields {
         tsmId

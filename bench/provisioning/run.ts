@@ -1,0 +1,92 @@
+/**
+ * Bulk provisioning (issue 36, SPEC section 12): an import of PROVISIONING_ROWS (100,000) things planned (dry run),
+ * applied (all or none, one transaction) and applied again (all unchanged), each the median of BENCH_RUNS (3) runs
+ * on a fresh organization; the process's RSS growth over the whole; then the p99 of the things list filtered by
+ * one label (`GET /things?label=site:X&limit=100`'s domain call) at that many labelled things. Store and domain,
+ * no HTTP (the route only streams the body in). SQLite always, PostgreSQL when BENCH_DATABASE_URL is set (a scratch
+ * schema, dropped afterwards). Not measured here: ingest's acknowledgement latency beside an import.
+ *
+ *   npm run bench:provisioning
+ *   PROVISIONING_ROWS=5000 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:provisioning
+ */
+import { systemClock } from '../../src/domain/clock.js';
+import type { ClientPrincipal } from '../../src/domain/auth/principal.js';
+import { importThings } from '../../src/domain/provisioning/thing-import.js';
+import { listThings } from '../../src/domain/things/thing-queries.js';
+import { openDatabase } from '../../src/store/database.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { createStore } from '../../src/store/store.js';
+import { onEachBenchStore } from '../lib/bench-stores.js';
+
+const rows = Number(process.env.PROVISIONING_ROWS ?? 100_000);
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const filterReads = Number(process.env.BENCH_FILTER_READS ?? 500);
+const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** A delivery list: name, one of 20 groups, installed, a site of 100 and a room. */
+function file(prefix: string): string {
+  const lines = ['tuid,name,group_id,installation_status,label.site,label.room'];
+  for (let i = 0; i < rows; i += 1)
+    lines.push(`${prefix}-${String(i).padStart(6, '0')},"Sensor ${i}, hall",g-${i % 20},installed,site-${i % 100},r-${i % 37}`);
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function measure(name: string, url: string): Promise<void> {
+  const database = await openDatabase(url);
+  try {
+    await migrateToLatest(database);
+    const store = createStore(database);
+    const deps = { store, clock: systemClock, reservedTuids: new Set<string>() };
+    const times = { plan: [] as number[], apply: [] as number[], again: [] as number[] };
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+    let principal: ClientPrincipal | undefined;
+    for (let run = 0; run < runs; run += 1) {
+      const org = `bench-${run}`;
+      await database.db.insertInto('organizations').values({ id: org, name: org, name_key: org, created_at: Date.now() }).execute();
+      principal = { kind: 'client', organizationId: org, clientId: 'bench', responsible: 'bench' };
+      const body = Buffer.from(file(`R${run}`));
+      const chunks = () => Array.from({ length: Math.ceil(body.length / 65536) }, (_, i) => body.subarray(i * 65536, (i + 1) * 65536));
+      const input = { format: 'csv' as const, createGroups: true, onlyChanged: true };
+      for (const [key, dryRun] of [
+        ['plan', true],
+        ['apply', false],
+        ['again', false],
+      ] as const) {
+        const started = performance.now();
+        const plan = await importThings(deps, principal, { ...input, body: chunks(), dryRun });
+        times[key].push(performance.now() - started);
+        if (plan.counts.error > 0) throw new Error(`${key}: ${plan.counts.error} rows in error`);
+      }
+      log(`${name}: run ${run + 1} of ${runs} done`);
+    }
+    clearInterval(sampler);
+    const filterTimes: number[] = [];
+    for (let i = 0; i < filterReads; i += 1) {
+      const started = performance.now();
+      await listThings(deps, principal!, { labels: [`site:site-${i % 100}`], limit: 100 });
+      filterTimes.push(performance.now() - started);
+    }
+    filterTimes.sort((a, b) => a - b);
+    const p99 = filterTimes[Math.floor(filterTimes.length * 0.99)]!;
+    const line = (label: string, value: string) => console.log(`${name.padEnd(10)} ${label.padEnd(44)} ${value.padStart(12)}`);
+    line(`plan (dry run), ${rows} rows`, `${(median(times.plan) / 1000).toFixed(2)} s`);
+    line(`apply (one transaction), ${rows} rows`, `${(median(times.apply) / 1000).toFixed(2)} s`);
+    line('apply again (all unchanged)', `${(median(times.again) / 1000).toFixed(2)} s`);
+    line('plan + apply', `${((median(times.plan) + median(times.apply)) / 1000).toFixed(2)} s`);
+    line('RSS growth (peak over start)', mib(rssPeak - rssBefore));
+    line(`label filter, limit 100, p99 of ${filterReads}`, `${p99.toFixed(2)} ms`);
+  } finally {
+    await database.close();
+  }
+}
+
+console.log(`median of ${runs} runs, ${rows.toLocaleString('en-US')} rows a run (store and domain, no HTTP)`);
+await onEachBenchStore('provisioning', measure);

@@ -1,0 +1,214 @@
+/**
+ * `npm run bench:webhooks` (issue 34): what webhooks cost ingest and how late they deliver. The platform runs in
+ * this process, on the embedded path (SQLite, the embedded broker) or, with BENCH_DATABASE_URL, on PostgreSQL and an
+ * external broker (platform.ts); the receivers run on loopback in a thread of their own (receiver-worker.ts). Each
+ * figure is the median of BENCH_RUNS runs (3); ratios are to a run without webhooks in the same invocation.
+ *
+ * - latency: `message.stored`, one event per POST, arrays of 10 at BENCH_RATE msg/s (1000) for BENCH_WINDOW_S (5):
+ *   p50 and p99 from commit (the event's `timestamp`) to receipt;
+ * - isolation: the same with a hung endpoint beside the healthy one: the healthy one's p99 against alone;
+ * - batched ingest: arrays of 10 as fast as the platform stores them (50 publishes in flight), BENCH_MESSAGES
+ *   (20000), with no endpoint and with a `batch_max_events: 100` endpoint: the ingest ratio, and the most
+ *   events the receiver was behind (sampled every 100 ms);
+ * - outage (BENCH_OUTAGE_RUNS, 1): the receiver down for BENCH_OUTAGE_S (60; the issue's 10 minutes scaled to what
+ *   runs in a few minutes) at BENCH_OUTAGE_RATE msg/s (2000), one event per POST: ingest against the same run
+ *   without webhooks, the highest RSS of this process (platform, fleet and bench together), then the rate at which
+ *   the backlog drains once the receiver is back.
+ *
+ * BENCH_SCENARIOS (latency,isolation,ingest,outage) picks some. The platform shares this process with the fleet:
+ * figures are indicative, and on a busy host they say more about the host than the platform.
+ */
+import mqtt from 'mqtt';
+import { externalPath, startPlatform, type Platform } from './platform.js';
+import { Receivers, type Receiver } from './receivers.js';
+
+const numberFromEnv = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const runs = numberFromEnv('BENCH_RUNS', 3);
+const rate = numberFromEnv('BENCH_RATE', 1000);
+const windowS = numberFromEnv('BENCH_WINDOW_S', 5);
+const batchedMessages = numberFromEnv('BENCH_MESSAGES', 20_000);
+const outageRuns = numberFromEnv('BENCH_OUTAGE_RUNS', 1);
+const outageS = numberFromEnv('BENCH_OUTAGE_S', 60);
+const outageRate = numberFromEnv('BENCH_OUTAGE_RATE', 2000);
+const scenarios = new Set((process.env.BENCH_SCENARIOS ?? 'latency,isolation,ingest,outage').split(',').map((s) => s.trim()));
+
+const receivers = new Receivers();
+
+let tsm = 1_700_000_000;
+const payload = (count: number) =>
+  JSON.stringify(Array.from({ length: count }, (_, i) => ({ tsmId: 12100, tsmEv: 10, tsmTs: tsm++, tsmTuid: `B-${i % 100}`, temp: 21.5 })));
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+const median = (values: number[]) => percentile(values, 50);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Publishes arrays of 10 at `perSecond` for `seconds`; resolves when all are acknowledged, with the achieved msg/s. */
+async function publishAtRate(platform: Platform, perSecond: number, seconds: number): Promise<number> {
+  const total = perSecond * seconds;
+  const started = Date.now();
+  const pending: Promise<unknown>[] = [];
+  for (let sent = 0; sent < total; sent += 10) {
+    const due = started + (sent / perSecond) * 1000;
+    if (due > Date.now()) await sleep(due - Date.now());
+    pending.push(platform.client.publishAsync(platform.topic, payload(10), { qos: 1 }));
+  }
+  await Promise.all(pending);
+  await stored(platform, total);
+  return total / ((Date.now() - started) / 1000);
+}
+
+/** PostgreSQL + external broker: the broker acknowledged, so wait until the store holds them (embedded: it does). */
+async function stored(platform: Platform, total: number): Promise<void> {
+  if (!externalPath) return;
+  while ((await platform.storedMessages()) < total) await sleep(20);
+}
+
+/** Publishes `total` messages in arrays of 10 with at most 50 publishes in flight; answers stored msg/s. */
+async function publishFlat(platform: Platform, total: number): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  const worker = async (client: mqtt.MqttClient) => {
+    while (next < total) {
+      next += 10;
+      await client.publishAsync(platform.topic, payload(10), { qos: 1 });
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, () => worker(platform.client)));
+  await stored(platform, total);
+  return total / ((performance.now() - started) / 1000);
+}
+
+async function waitFor(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await probe()) return true;
+    await sleep(20);
+  }
+  return false;
+}
+
+async function latencyRun(withHung: boolean): Promise<{ p50: number; p99: number }> {
+  const platform = await startPlatform();
+  const healthy = await receivers.start();
+  const hung = withHung ? await receivers.start(true) : undefined;
+  try {
+    await platform.api('POST', '/webhooks', { url: healthy.url, events: ['message.stored'] });
+    if (hung) await platform.api('POST', '/webhooks', { url: hung.url, events: ['message.stored'] });
+    const sent = rate * windowS;
+    await publishAtRate(platform, rate, windowS);
+    await waitFor(async () => (await healthy.events()) >= sent, 60_000);
+    const delays = await healthy.delays();
+    return { p50: percentile(delays, 50), p99: percentile(delays, 99) };
+  } finally {
+    await platform.stop();
+    await healthy.close();
+    await hung?.close();
+  }
+}
+
+async function ingestRun(withWebhook: boolean): Promise<{ rate: number; behind: number }> {
+  const platform = await startPlatform();
+  const sink = await receivers.start();
+  let behind = 0;
+  let sampling = true;
+  try {
+    if (withWebhook)
+      await platform.api('POST', '/webhooks', { url: sink.url, events: ['message.stored'], batch_max_events: 100, batch_max_wait_ms: 200 });
+    const started = tsm;
+    const publishing = publishFlat(platform, batchedMessages);
+    const watch = (async () => {
+      while (sampling && withWebhook) {
+        await sleep(100);
+        behind = Math.max(behind, tsm - started - (await sink.events()));
+      }
+    })();
+    const measured = await publishing;
+    sampling = false;
+    await watch;
+    if (withWebhook) await waitFor(async () => (await sink.events()) >= batchedMessages, 60_000);
+    return { rate: measured, behind };
+  } finally {
+    await platform.stop();
+    await sink.close();
+  }
+}
+
+async function outageRun(withWebhook: boolean): Promise<{ rate: number; rssMb: number; drainPerS: number }> {
+  const platform = await startPlatform();
+  const sink: Receiver = await receivers.start();
+  let rss = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      rss = Math.max(rss, process.memoryUsage().rss);
+      await sleep(500);
+    }
+  })();
+  try {
+    if (withWebhook) await platform.api('POST', '/webhooks', { url: sink.url, events: ['message.stored'] });
+    await sink.down();
+    const achieved = await publishAtRate(platform, outageRate, outageS);
+    let drainPerS = Number.NaN;
+    if (withWebhook) {
+      const total = outageRate * outageS;
+      const back = performance.now();
+      await sink.up();
+      const drained = await waitFor(async () => (await sink.events()) >= total, 600_000);
+      drainPerS = drained ? total / ((performance.now() - back) / 1000) : Number.NaN;
+    }
+    return { rate: achieved, rssMb: rss / 2 ** 20, drainPerS };
+  } finally {
+    sampling = false;
+    await sampler;
+    await platform.stop();
+    await sink.close();
+  }
+}
+
+const results: Record<string, number[]> = {};
+const record = (name: string, value: number) => {
+  (results[name] ??= []).push(value);
+  process.stdout.write(`  ${name}: ${value.toFixed(name.includes('ratio') ? 3 : 1)}\n`);
+};
+for (let run = 1; run <= runs; run++) {
+  if (scenarios.has('latency') || scenarios.has('isolation')) {
+    const alone = await latencyRun(false);
+    record('latency p50 ms', alone.p50);
+    record('latency p99 ms', alone.p99);
+    if (scenarios.has('isolation')) {
+      const beside = await latencyRun(true);
+      record('beside a hung endpoint p99 ms', beside.p99);
+      record('hung/alone p99 ratio', beside.p99 / alone.p99);
+    }
+  }
+  if (scenarios.has('ingest')) {
+    const without = await ingestRun(false);
+    const withHook = await ingestRun(true);
+    record('ingest msg/s without webhooks', without.rate);
+    record('ingest msg/s with a batch-100 endpoint', withHook.rate);
+    record('ingest ratio', withHook.rate / without.rate);
+    record('most events the receiver was behind', withHook.behind);
+  }
+  if (scenarios.has('outage') && run <= outageRuns) {
+    const without = await outageRun(false);
+    const down = await outageRun(true);
+    record(`outage ${outageS} s: ingest msg/s without webhooks`, without.rate);
+    record(`outage ${outageS} s: ingest msg/s receiver down`, down.rate);
+    record(`outage ${outageS} s: ingest ratio`, down.rate / without.rate);
+    record(`outage ${outageS} s: highest RSS MB (without)`, without.rssMb);
+    record(`outage ${outageS} s: highest RSS MB (receiver down)`, down.rssMb);
+    record(`outage ${outageS} s: drain events/s`, down.drainPerS);
+  }
+  process.stdout.write(`run ${run}/${runs} done\n`);
+}
+await receivers.stop();
+const path = externalPath ? 'PostgreSQL + external broker' : 'embedded (SQLite + embedded broker)';
+process.stdout.write(
+  `\nbench:webhooks, ${path} (medians of ${runs}, outage of ${outageRuns}; ${rate} msg/s for ${windowS} s; ${batchedMessages} batched messages; outage ${outageS} s at ${outageRate} msg/s)\n`,
+);
+for (const [name, values] of Object.entries(results))
+  process.stdout.write(`  ${name.padEnd(52)} ${median(values).toFixed(name.includes('ratio') ? 3 : 1)}\n`);
+process.exit(0);

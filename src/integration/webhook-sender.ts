@@ -1,0 +1,163 @@
+import { lookup } from 'node:dns/promises';
+import { Pool } from 'undici';
+import { literalHost, refusedAddress, type AddressAllowList } from '../domain/webhooks/address-rules.js';
+
+/** What one attempt gave: a status (null when no answer came), the time, an error, and at most 4 KB of the body. */
+export interface SendResult {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  /** Retry-After of a 429 or 503, in seconds. */
+  retryAfterS: number | null;
+}
+
+const excerptBytes = 4096;
+const idlePoolMs = 60_000;
+
+/**
+ * Sends webhook requests (SPEC section 11, Safety and Delivery). At each attempt the host is resolved and every
+ * address checked (address-rules.ts); the request then goes to the first checked address through a keep-alive
+ * pool (undici) whose connections are made to that address only: its `lookup` answers the checked address, so no
+ * second resolution can swap it, while the Host header and the TLS server name stay the URL's. Redirects are never
+ * followed (undici's pool does not), and the whole attempt is bounded by WEBHOOK_TIMEOUT_MS.
+ */
+export class WebhookSender {
+  private readonly pools = new Map<string, { pool: Pool; usedAt: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly options: { allow: AddressAllowList; timeoutMs: number; connections: number }) {
+    this.sweeper = setInterval(() => this.closeIdle(), idlePoolMs);
+    this.sweeper.unref();
+  }
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = performance.now();
+    const failed = (error: string, statusCode: number | null = null): SendResult => ({
+      statusCode,
+      durationMs: performance.now() - started,
+      error,
+      responseExcerpt: null,
+      retryAfterS: null,
+    });
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return failed('invalid url');
+    }
+    let address: { address: string; family: number };
+    try {
+      const literal = literalHost(target);
+      const addresses =
+        literal !== undefined
+          ? [{ address: literal, family: literal.includes(':') ? 6 : 4 }]
+          : await lookup(target.hostname, { all: true });
+      if (addresses.length === 0) return failed('no address');
+      for (const candidate of addresses) {
+        const refused = refusedAddress(candidate.address, this.options.allow);
+        if (refused) return failed(`address refused: ${candidate.address} is a ${refused}`);
+      }
+      address = addresses[0]!;
+    } catch (error) {
+      return failed(`cannot resolve ${target.hostname}: ${(error as { code?: string }).code ?? (error as Error).message}`);
+    }
+    const pool = this.poolFor(target.origin, address);
+    try {
+      const response = await pool.request({
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'thingdesk-webhooks', ...headers },
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      const excerpt = await readExcerpt(response.body);
+      const retryAfter =
+        response.statusCode === 429 || response.statusCode === 503 ? retryAfterSeconds(response.headers['retry-after']) : null;
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return {
+        statusCode: response.statusCode,
+        durationMs: performance.now() - started,
+        error: ok
+          ? null
+          : response.statusCode >= 300 && response.statusCode < 400
+            ? `redirect not followed (${response.statusCode})`
+            : `HTTP ${response.statusCode}`,
+        responseExcerpt: excerpt,
+        retryAfterS: retryAfter,
+      };
+    } catch (error) {
+      const e = error as { name?: string; code?: string; message?: string };
+      const timedOut =
+        e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
+      return failed(timedOut ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? 'request failed'));
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map(({ pool }) => pool.destroy().catch(() => undefined)));
+  }
+
+  private poolFor(origin: string, address: { address: string; family: number }): Pool {
+    const key = `${origin}|${address.address}`;
+    let entry = this.pools.get(key);
+    if (!entry) {
+      const checked = address;
+      const pool = new Pool(origin, {
+        connections: this.options.connections,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        connect: {
+          timeout: this.options.timeoutMs,
+          // Every connection of this pool goes to the address that was checked.
+          lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+            if (options?.all) callback(null, [{ address: checked.address, family: checked.family }]);
+            else callback(null, checked.address, checked.family);
+          }) as never,
+        },
+      });
+      this.pools.set(key, (entry = { pool, usedAt: Date.now() }));
+    }
+    entry.usedAt = Date.now();
+    return entry.pool;
+  }
+
+  private closeIdle(): void {
+    const now = Date.now();
+    for (const [key, entry] of this.pools) {
+      if (now - entry.usedAt < idlePoolMs) continue;
+      this.pools.delete(key);
+      void entry.pool.close().catch(() => undefined);
+    }
+  }
+}
+
+async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= excerptBytes) {
+        body.destroy();
+        break;
+      }
+    }
+  } catch {
+    // A body cut short still gives what came.
+  }
+  if (size === 0) return null;
+  return Buffer.concat(chunks).subarray(0, excerptBytes).toString('utf8');
+}
+
+function retryAfterSeconds(value: string | string[] | undefined): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined) return null;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim());
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, (at - Date.now()) / 1000);
+}
