@@ -426,7 +426,7 @@ export class WebhookDispatcher implements OutboxHandOff {
         ),
       );
     this.outcomes.inc({ outcome: gone ? 'disabled' : ok ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'retry' });
-    await this.noteHealth(endpoint, ok, result, at, gone);
+    await this.noteHealth(endpoint, ok, result, at, gone, recorded);
     return attempt;
   }
 
@@ -480,9 +480,17 @@ export class WebhookDispatcher implements OutboxHandOff {
   /**
    * Health after an attempt: a success makes the endpoint healthy; a failure makes it failing (since now), and
    * disabled once it has failed for WEBHOOK_DISABLE_AFTER_S without a success, or at once on 410. State changes
-   * are stored and logged at once; the last error and success otherwise at most once a second.
+   * are stored and logged at once, after the attempt that caused them is in the log (whoever reads "disabled" finds
+   * that attempt); the last error and success otherwise at most once a second.
    */
-  private async noteHealth(endpoint: WebhookEndpoint, ok: boolean, result: SendResult, now: number, gone: boolean): Promise<void> {
+  private async noteHealth(
+    endpoint: WebhookEndpoint,
+    ok: boolean,
+    result: SendResult,
+    now: number,
+    gone: boolean,
+    recorded: Promise<void>,
+  ): Promise<void> {
     const known = this.health.get(endpoint.id) ?? { health: endpoint.health, savedAt: 0 };
     const before = known.health;
     let health: WebhookHealth;
@@ -500,6 +508,8 @@ export class WebhookDispatcher implements OutboxHandOff {
     const changed = health.state !== before.state;
     this.health.set(endpoint.id, { health, savedAt: changed || now - known.savedAt >= 1000 ? now : known.savedAt });
     if (!changed && now - known.savedAt < 1000) return;
+    // A record that failed is logged where it is awaited; the state change is stored all the same.
+    if (changed) await recorded.catch(() => undefined);
     const disable = health.state === 'disabled';
     await this.deps.store.webhooks.updateEndpoint(
       endpoint.organizationId,

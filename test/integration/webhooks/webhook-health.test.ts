@@ -102,8 +102,11 @@ for (const target of storeTargets) {
       assert.match(disabled.health.last_error!, /HTTP 500/);
       await healthy.waitFor(1);
       const attemptsBefore = down.received.length;
-      const waiting = await until(async () => (await log(hook.id)).find((d) => d.status === 'pending'), 5_000, 'a waiting delivery');
-      assert.ok(waiting.attempts.length >= 1);
+      await until(async () => (await log(hook.id)).find((d) => d.status === 'pending'), 5_000, 'a waiting delivery');
+      // Every request the receiver saw is in the log by the time the endpoint reads disabled, the one that disabled it too.
+      const logged = (await log(hook.id)).flatMap((d) => d.attempts);
+      assert.equal(logged.length, down.received.length);
+      assert.ok(logged.every((a) => a.status_code === 500));
 
       const text = await until(async () => {
         const scraped = await (await fetch(server.url('/metrics'))).text();
