@@ -3,7 +3,7 @@ import { builtInSeverity, type AlertChange, type AlertType } from '../domain/ale
 import type { Dialect } from './database.js';
 import { portableSql } from './portable-sql.js';
 import type { Schema } from './schema.js';
-import { alertEvent, writeOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
+import { writeAlertOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
 
 /** What the silence rules need: now, the timeout and the statuses that raise no connection alerts. */
 export interface SilenceInput {
@@ -57,11 +57,7 @@ export function alertEvaluationStore(db: Kysely<Schema>, dialect: Dialect, outbo
     if (!outbox.targets) return (await query.execute(db)).rows.map(toChange);
     return db.transaction().execute(async (trx) => {
       const changes = (await query.execute(trx)).rows.map(toChange);
-      await writeOutbox(
-        trx,
-        outbox,
-        changes.map((change) => alertEvent(change, outbox.alertTimeZone ?? 'UTC')),
-      );
+      await writeAlertOutbox(trx, outbox, changes);
       return changes;
     });
   };

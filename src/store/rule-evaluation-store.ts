@@ -3,7 +3,7 @@ import type { AlertChange, AlertSeverity } from '../domain/alerts/alert-types.js
 import type { Dialect } from './database.js';
 import { portableSql } from './portable-sql.js';
 import type { Schema } from './schema.js';
-import { alertEvent, writeOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
+import { writeAlertOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
 
 /** A rule period to open on a thing; with `heldSince`, only if the store's pending state began at or before it (`for_s`). */
 export interface RuleOpening {
@@ -44,32 +44,41 @@ interface ChangeRow {
 
 export type RuleEvaluationStore = ReturnType<typeof ruleEvaluationStore>;
 
+/** The transition writes of one transaction (`RuleEvaluationStore.transitions`). */
+export interface RuleTransitions {
+  /** Opens the periods (each at most once per rule and thing) and ends the pending states of those it opened. */
+  open(openings: readonly RuleOpening[]): Promise<AlertChange[]>;
+  /** Closes the open periods of these (rule, thing) at `at` (never before they began). */
+  close(closings: readonly (RuleKey & { at: number })[]): Promise<AlertChange[]>;
+  /** Records pending states (an existing one keeps its start); answers the start the store holds for each. */
+  startPending(pending: readonly RulePending[]): Promise<Map<string, number>>;
+  /** Ends pending states: the condition broke before `for_s` had passed. */
+  cancelPending(keys: readonly RuleKey[]): Promise<void>;
+}
+
 /**
  * The writes of rule alerts (SPEC section 13), called by the alert engine only when its memory says a message
  * changes something (a transition), never per message. Opens are `insert ... where not exists (an active one) on
  * conflict do nothing`, so the partial unique index `alerts_one_active` settles two instances racing: one period,
  * not two. A `for_s` opening is made from the stored pending state (`alert_rule_states`), so a condition another
- * instance saw break opens nothing. Each change is written with its webhook deliveries in one transaction.
+ * instance saw break opens nothing. The changes of one batch are written with their webhook deliveries in one
+ * transaction: on SQLite a transaction on the main connection may wait for the ingest writer's lock, and a flapping
+ * rule that paid that wait per transition cut everyone's ingest twentyfold.
  */
 export function ruleEvaluationStore(db: Kysely<Schema>, dialect: Dialect, outbox: WebhookOutboxHolder = {}) {
   const { greatest, ms } = portableSql(dialect);
   const returning = sql`returning organization_id, tuid, alert_type, opened_at, closed_at, rule_id, severity, value`;
-  const run = async (
-    queries: readonly RawBuilder<ChangeRow>[],
-    after?: (trx: Transaction<Schema>, changes: AlertChange[]) => Promise<unknown>,
-  ): Promise<AlertChange[]> => {
-    if (queries.length === 0 && !after) return [];
-    return db.transaction().execute(async (trx) => {
-      const changes: AlertChange[] = [];
-      for (const query of queries) changes.push(...(await query.execute(trx)).rows.map(toChange));
-      await after?.(trx, changes);
-      await writeOutbox(
-        trx,
-        outbox,
-        changes.map((change) => alertEvent(change, outbox.alertTimeZone ?? 'UTC')),
-      );
+  /** Runs `work` in one transaction whose changes (what `work` answers) get their outbox rows in it too. */
+  const inTransaction = (work: (trx: Transaction<Schema>) => Promise<AlertChange[]>): Promise<AlertChange[]> =>
+    db.transaction().execute(async (trx) => {
+      const changes = await work(trx);
+      await writeAlertOutbox(trx, outbox, changes);
       return changes;
     });
+  const changed = async (trx: Transaction<Schema>, queries: readonly RawBuilder<ChangeRow>[]) => {
+    const changes: AlertChange[] = [];
+    for (const query of queries) changes.push(...(await query.execute(trx)).rows.map(toChange));
+    return changes;
   };
   const openQuery = (o: RuleOpening) => {
     const held =
@@ -89,39 +98,37 @@ export function ruleEvaluationStore(db: Kysely<Schema>, dialect: Dialect, outbox
   const deleteStates = async (trx: Kysely<Schema>, keys: readonly RuleKey[]) => {
     for (const k of keys) await trx.deleteFrom('alert_rule_states').where('rule_id', '=', k.ruleId).where('tuid', '=', k.tuid).execute();
   };
-
-  return {
-    /** Opens the periods (each at most once per rule and thing) and ends the pending states of those it opened. */
-    open(openings: readonly RuleOpening[]): Promise<AlertChange[]> {
-      return run(openings.map(openQuery), (trx, opened) =>
-        deleteStates(
-          trx,
-          opened.map((c) => ({ ruleId: c.rule!.ruleId, tuid: c.tuid })),
-        ),
+  const transitionsOn = (trx: Transaction<Schema>, changes: AlertChange[]): RuleTransitions => ({
+    async open(openings) {
+      const opened = await changed(trx, openings.map(openQuery));
+      await deleteStates(
+        trx,
+        opened.map((c) => ({ ruleId: c.rule!.ruleId, tuid: c.tuid })),
       );
+      changes.push(...opened);
+      return opened;
     },
-
-    /** Closes the open periods of these (rule, thing) at `at` (never before they began). */
-    close(closings: readonly (RuleKey & { at: number })[]): Promise<AlertChange[]> {
-      return run(
+    async close(closings) {
+      const closed = await changed(
+        trx,
         closings.map(
           (c) => sql<ChangeRow>`
             update alerts set closed_at = ${greatest(ms(c.at), sql`opened_at`)}
             where rule_id = ${c.ruleId} and tuid = ${c.tuid} and closed_at is null ${returning}`,
         ),
       );
+      changes.push(...closed);
+      return closed;
     },
-
-    /** Records pending states (an existing one keeps its start); answers the start the store holds for each. */
-    async startPending(pending: readonly RulePending[]): Promise<Map<string, number>> {
+    async startPending(pending) {
       const held = new Map<string, number>();
       for (const p of pending) {
-        await db
+        await trx
           .insertInto('alert_rule_states')
           .values({ rule_id: p.ruleId, tuid: p.tuid, organization_id: p.organizationId, pending_since: p.at, value: p.value })
           .onConflict((oc) => oc.columns(['rule_id', 'tuid']).doNothing())
           .execute();
-        const row = await db
+        const row = await trx
           .selectFrom('alert_rule_states')
           .select('pending_since')
           .where('rule_id', '=', p.ruleId)
@@ -131,10 +138,20 @@ export function ruleEvaluationStore(db: Kysely<Schema>, dialect: Dialect, outbox
       }
       return held;
     },
+    cancelPending: (keys) => deleteStates(trx, keys),
+  });
 
-    /** Ends pending states: the condition broke before `for_s` had passed. */
-    async cancelPending(keys: readonly RuleKey[]): Promise<void> {
-      await deleteStates(db, keys);
+  return {
+    /**
+     * Runs `work`'s transition writes in one transaction; answers every period it opened or closed, whose webhook
+     * deliveries are written in that transaction too.
+     */
+    transitions(work: (writes: RuleTransitions) => Promise<void>): Promise<AlertChange[]> {
+      return inTransaction(async (trx) => {
+        const changes: AlertChange[] = [];
+        await work(transitionsOn(trx, changes));
+        return changes;
+      });
     },
 
     /** The engine's periodic run: the pending states of enabled rules whose `for_s` has passed by `now`. */
@@ -151,22 +168,25 @@ export function ruleEvaluationStore(db: Kysely<Schema>, dialect: Dialect, outbox
 
     /** Closes every open period of one rule at `at` (disabled or deleted) and ends its pending states. */
     closeRule(organizationId: string, ruleId: string, at: number): Promise<AlertChange[]> {
-      return run(
-        [
+      return inTransaction(async (trx) => {
+        const closed = await changed(trx, [
           sql<ChangeRow>`update alerts set closed_at = ${greatest(ms(at), sql`opened_at`)}
             where organization_id = ${organizationId} and rule_id = ${ruleId} and closed_at is null ${returning}`,
-        ],
-        (trx) => trx.deleteFrom('alert_rule_states').where('rule_id', '=', ruleId).execute(),
-      );
+        ]);
+        await trx.deleteFrom('alert_rule_states').where('rule_id', '=', ruleId).execute();
+        return closed;
+      });
     },
 
     /** The safety net of the periodic run: open periods whose rule is gone or disabled close at `at`. */
     closeOrphans(at: number): Promise<AlertChange[]> {
-      return run([
-        sql<ChangeRow>`update alerts set closed_at = ${greatest(ms(at), sql`opened_at`)}
+      return inTransaction((trx) =>
+        changed(trx, [
+          sql<ChangeRow>`update alerts set closed_at = ${greatest(ms(at), sql`opened_at`)}
           where rule_id is not null and closed_at is null
             and not exists (select 1 from alert_rules r where r.id = alerts.rule_id and r.enabled = 1) ${returning}`,
-      ]);
+        ]),
+      );
     },
 
     /** Every open rule period and pending state (the engine's memory, refreshed at each periodic run). */

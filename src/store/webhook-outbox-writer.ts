@@ -61,6 +61,28 @@ export async function writeOutbox(
   if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows.map(deliveryRow)).execute();
 }
 
+/**
+ * Writes the deliveries of alert changes (the built-in engine's and the rules'): only the changes some endpoint of
+ * their organization wants are formatted at all, since a flapping rule makes many and most organizations want none.
+ */
+export async function writeAlertOutbox(
+  trx: Transaction<Schema> | Kysely<Schema>,
+  holder: WebhookOutboxHolder,
+  changes: readonly AlertChange[],
+): Promise<void> {
+  const targets = holder.targets;
+  if (!targets || changes.length === 0) return;
+  const wanted = changes.filter((change) => {
+    const type = change.closedAt !== null ? 'alert.closed' : 'alert.opened';
+    return targets.of(change.organizationId).some((t) => t.events.includes(type));
+  });
+  await writeOutbox(
+    trx,
+    holder,
+    wanted.map((change) => alertEvent(change, holder.alertTimeZone ?? 'UTC')),
+  );
+}
+
 /** A `thing.changed` event: `{tuid, changes: {field: {from, to}}}`. */
 export function thingChanged(
   organizationId: string,

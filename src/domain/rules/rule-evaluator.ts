@@ -5,10 +5,15 @@ import type { DomainEventBus } from '../events.js';
 import type { AlertChange } from '../alerts/alert-types.js';
 import type { StoredMessage } from '../messages/message-types.js';
 import { clears, holds, inScope, valueAt } from './rule-conditions.js';
+import { RuleThingState } from './rule-thing-state.js';
 import type { AlertRule } from './rule-types.js';
 
-interface IndexedRule extends AlertRule {
+type IndexedRule = AlertRule;
+
+/** The rules of one message id that read one field: the value is read once per message for all of them. */
+interface FieldRules {
   path: string[];
+  rules: IndexedRule[];
 }
 
 type Target = { rule: IndexedRule; tuid: string; organizationId: string; at: number; value: number };
@@ -20,6 +25,9 @@ type RuleStep =
   | { kind: 'start'; target: Target }
   | { kind: 'cancel'; ruleId: string; tuid: string; organizationId: string };
 
+/** The transition writes of one store transaction. */
+type RuleTransitions = Parameters<Parameters<Store['ruleEvaluation']['transitions']>[0]>[0];
+
 const key = (ruleId: string, tuid: string) => `${ruleId}\n${tuid}`;
 
 /**
@@ -30,9 +38,8 @@ const key = (ruleId: string, tuid: string) => `${ruleId}\n${tuid}`;
  * state is the truth: the engine's periodic run refreshes this picture from it and opens what `for_s` made due.
  */
 export class RuleEvaluator {
-  private rules = new Map<string, IndexedRule[]>();
-  private readonly open = new Set<string>();
-  private readonly pending = new Map<string, number>();
+  private rules = new Map<string, FieldRules[]>();
+  private readonly state = new RuleThingState();
   private stops: (() => void)[] = [];
 
   constructor(private readonly deps: { store: Store; clock: Clock; events: DomainEventBus }) {}
@@ -41,17 +48,11 @@ export class RuleEvaluator {
     this.stops = [
       this.deps.events.onAnyInstance('alertRulesChanged', () => void this.reload().catch(() => undefined)),
       this.deps.events.onAnyInstance('alertChanged', (event) => {
-        if (!event.rule) return;
-        // An opened period ends the wait of `for_s` (the store deleted the state with the opening).
-        if (event.state === 'opened') {
-          this.open.add(key(event.rule.ruleId, event.tuid));
-          this.pending.delete(key(event.rule.ruleId, event.tuid));
-        } else this.open.delete(key(event.rule.ruleId, event.tuid));
+        if (event.rule) this.state.setOpen(event.rule.ruleId, event.tuid, event.state === 'opened');
       }),
-      this.deps.events.onAnyInstance('alertRulePendingChanged', (event) => {
-        if (event.pendingSince === null) this.pending.delete(key(event.ruleId, event.tuid));
-        else this.pending.set(key(event.ruleId, event.tuid), event.pendingSince);
-      }),
+      this.deps.events.onAnyInstance('alertRulePendingChanged', (event) =>
+        this.state.setPending(event.ruleId, event.tuid, event.pendingSince),
+      ),
     ];
     await this.refresh();
   }
@@ -63,10 +64,14 @@ export class RuleEvaluator {
 
   /** Reads the enabled rules again; calls during a load run one more load after it. */
   readonly reload = coalescedReload(async () => {
-    const byMessage = new Map<string, IndexedRule[]>();
+    const byMessage = new Map<string, FieldRules[]>();
     for (const rule of await this.deps.store.alertRules.listAllEnabled()) {
       const k = `${rule.organizationId}\n${rule.tsmId}`;
-      byMessage.set(k, [...(byMessage.get(k) ?? []), { ...rule, path: rule.field.split('.') }]);
+      const fields = byMessage.get(k) ?? [];
+      byMessage.set(k, fields);
+      const same = fields.find((f) => f.path.join('.') === rule.field);
+      if (same) same.rules.push(rule);
+      else fields.push({ path: rule.field.split('.'), rules: [rule] });
     }
     this.rules = byMessage;
   });
@@ -78,42 +83,52 @@ export class RuleEvaluator {
   async refresh(): Promise<void> {
     await this.reload();
     const state = await this.deps.store.ruleEvaluation.listState();
-    this.open.clear();
-    for (const k of state.open) this.open.add(key(k.ruleId, k.tuid));
-    this.pending.clear();
-    for (const p of state.pending) this.pending.set(key(p.ruleId, p.tuid), p.pendingSince);
+    this.state.clear();
+    for (const k of state.open) this.state.setOpen(k.ruleId, k.tuid, true);
+    for (const p of state.pending) this.state.setPending(p.ruleId, p.tuid, p.pendingSince);
   }
 
-  /** The ingest side: evaluates each stored message against its organization's rules for its message id. */
+  /**
+   * The ingest side: evaluates each stored message against its organization's rules for its message id. The
+   * batch's transitions are written in one transaction, in message order; pending states are announced once it has
+   * committed.
+   */
   async evaluate(messages: readonly StoredMessage[]): Promise<AlertChange[]> {
     if (this.rules.size === 0) return [];
     const steps = this.plan(messages);
-    const s = this.deps.store.ruleEvaluation;
-    const changes: AlertChange[] = [];
-    for (const step of steps) {
-      if (step.kind === 'close') changes.push(...(await s.close([step])));
-      else if (step.kind === 'open') {
-        const opened = await s.open([openingOf(step.target)]);
-        changes.push(...opened);
-        // Not held as long as this instance believed (the store's state began later, or ended): wait from what it holds.
-        if (opened.length === 0 && step.target.heldSince !== undefined) await this.startPending(step.target, changes);
-      } else if (step.kind === 'cancel') {
-        await s.cancelPending([step]);
-        this.announcePending(step.organizationId, step.ruleId, step.tuid, null);
-      } else await this.startPending(step.target, changes);
-    }
+    if (steps.length === 0) return [];
+    const announcements: Parameters<RuleEvaluator['announcePending']>[] = [];
+    const changes = await this.deps.store.ruleEvaluation.transitions(async (writes) => {
+      for (const step of steps) {
+        if (step.kind === 'close') await writes.close([step]);
+        else if (step.kind === 'open') {
+          const opened = await writes.open([openingOf(step.target)]);
+          // Not held as long as this instance believed (the store's state began later, or ended): wait from what it holds.
+          if (opened.length === 0 && step.target.heldSince !== undefined) await this.startPending(writes, step.target, announcements);
+        } else if (step.kind === 'cancel') {
+          await writes.cancelPending([step]);
+          announcements.push([step.organizationId, step.ruleId, step.tuid, null]);
+        } else await this.startPending(writes, step.target, announcements);
+      }
+    });
+    for (const announcement of announcements) this.announcePending(...announcement);
     return changes;
   }
 
   /** Records a pending state; opens at once when the store's state shows the condition held `for_s` already. */
-  private async startPending(p: Target, changes: AlertChange[]): Promise<void> {
-    const s = this.deps.store.ruleEvaluation;
-    const held = await s.startPending([{ ruleId: p.rule.id, organizationId: p.organizationId, tuid: p.tuid, at: p.at, value: p.value }]);
+  private async startPending(
+    writes: RuleTransitions,
+    p: Target,
+    announcements: Parameters<RuleEvaluator['announcePending']>[],
+  ): Promise<void> {
+    const held = await writes.startPending([
+      { ruleId: p.rule.id, organizationId: p.organizationId, tuid: p.tuid, at: p.at, value: p.value },
+    ]);
     const since = held.get(key(p.rule.id, p.tuid));
     if (since === undefined) return;
-    this.announcePending(p.organizationId, p.rule.id, p.tuid, since);
+    announcements.push([p.organizationId, p.rule.id, p.tuid, since]);
     // Held long enough already (another instance started it earlier): open now.
-    if (p.at - since >= p.rule.forS * 1000) changes.push(...(await s.open([openingOf({ ...p, heldSince: p.at - p.rule.forS * 1000 })])));
+    if (p.at - since >= p.rule.forS * 1000) await writes.open([openingOf({ ...p, heldSince: p.at - p.rule.forS * 1000 })]);
   }
 
   /** The periodic run (lease holder): opens the `for_s` periods whose time has come, closes orphans. */
@@ -121,7 +136,12 @@ export class RuleEvaluator {
     const s = this.deps.store.ruleEvaluation;
     const now = this.deps.clock.now();
     const changes = await s.closeOrphans(now);
-    const byId = new Map([...this.rules.values()].flat().map((rule) => [rule.id, rule]));
+    const byId = new Map(
+      [...this.rules.values()]
+        .flat()
+        .flatMap((field) => field.rules)
+        .map((rule) => [rule.id, rule]),
+    );
     const openings = (await s.listDue(now)).flatMap((due) => {
       const rule = byId.get(due.ruleId);
       if (!rule) return [];
@@ -136,7 +156,7 @@ export class RuleEvaluator {
         }),
       ];
     });
-    if (openings.length > 0) changes.push(...(await s.open(openings)));
+    if (openings.length > 0) changes.push(...(await s.transitions(async (writes) => void (await writes.open(openings)))));
     return changes;
   }
 
@@ -148,45 +168,44 @@ export class RuleEvaluator {
   private plan(messages: readonly StoredMessage[]): RuleStep[] {
     const steps: RuleStep[] = [];
     // What this batch has decided so far, ahead of the store: a thing's later message sees its earlier one's effect.
-    const open = new Map<string, boolean>();
-    const pending = new Map<string, number | null>();
+    const decided = new RuleThingState(true);
     for (const message of messages) {
-      const rules = this.rules.get(`${message.organizationId}\n${message.tsmId}`);
-      if (!rules) continue;
-      for (const rule of rules) {
-        if (!inScope(rule, message.tuid, message.groupId)) continue;
-        const value = valueAt(message.message, rule.path);
+      const fields = this.rules.get(`${message.organizationId}\n${message.tsmId}`);
+      if (!fields) continue;
+      const { tuid, organizationId } = message;
+      const at = message.receivedAt;
+      for (const field of fields) {
+        const value = valueAt(message.message, field.path);
         if (value === undefined) continue;
-        const k = key(rule.id, message.tuid);
-        const at = message.receivedAt;
-        const target = { rule, tuid: message.tuid, organizationId: message.organizationId, at, value };
-        if (open.get(k) ?? this.open.has(k)) {
-          if (!clears(rule, value)) continue;
-          steps.push({ kind: 'close', ruleId: rule.id, tuid: message.tuid, at });
-          open.set(k, false);
-          continue;
-        }
-        const since = pending.has(k) ? pending.get(k)! : (this.pending.get(k) ?? null);
-        if (!holds(rule, value)) {
-          if (since === null) continue;
-          steps.push({ kind: 'cancel', ruleId: rule.id, tuid: message.tuid, organizationId: message.organizationId });
-          pending.set(k, null);
-        } else if (rule.forS === 0) {
-          steps.push({ kind: 'open', target });
-          open.set(k, true);
-        } else if (since === null) {
-          steps.push({ kind: 'start', target });
-          pending.set(k, at);
-        } else if (at - since >= rule.forS * 1000) {
-          steps.push({ kind: 'open', target: { ...target, heldSince: at - rule.forS * 1000 } });
-          open.set(k, true);
-          pending.set(k, null);
+        for (const rule of field.rules) {
+          if (!inScope(rule, tuid, message.groupId)) continue;
+          const { open, pendingSince } = decided.get(rule.id, tuid) ?? this.state.get(rule.id, tuid) ?? idle;
+          if (open) {
+            if (!clears(rule, value)) continue;
+            steps.push({ kind: 'close', ruleId: rule.id, tuid, at });
+            decided.setOpen(rule.id, tuid, false);
+          } else if (!holds(rule, value)) {
+            if (pendingSince === null) continue;
+            steps.push({ kind: 'cancel', ruleId: rule.id, tuid, organizationId });
+            decided.setPending(rule.id, tuid, null);
+          } else if (rule.forS === 0) {
+            steps.push({ kind: 'open', target: { rule, tuid, organizationId, at, value } });
+            decided.setOpen(rule.id, tuid, true);
+          } else if (pendingSince === null) {
+            steps.push({ kind: 'start', target: { rule, tuid, organizationId, at, value } });
+            decided.setPending(rule.id, tuid, at);
+          } else if (at - pendingSince >= rule.forS * 1000) {
+            steps.push({ kind: 'open', target: { rule, tuid, organizationId, at, value, heldSince: at - rule.forS * 1000 } });
+            decided.setOpen(rule.id, tuid, true);
+          }
         }
       }
     }
     return steps;
   }
 }
+
+const idle = { open: false, pendingSince: null };
 
 function openingOf(o: Target & { heldSince?: number }) {
   return {
