@@ -102,7 +102,7 @@ export function fleetHealthStore(db: Kysely<Schema>, dialect: Dialect, readers?:
       rowsOf(active.select((eb) => [eb.fn.count<number>('tuid').distinct().as('things'), eb.fn.countAll<number>().as('alerts')]).compile()),
       rowsOf(
         active
-          .select(['tuid', 'alert_type', 'opened_at'])
+          .select(['tuid', 'alert_type', 'opened_at', 'severity', 'rule_id', 'value'])
           .orderBy('opened_at', 'desc')
           .orderBy('tuid')
           .orderBy('alert_type')
@@ -113,7 +113,14 @@ export function fleetHealthStore(db: Kysely<Schema>, dialect: Dialect, readers?:
     return {
       thingCount: Number(counts!.things),
       alertCount: Number(counts!.alerts),
-      newest: newest.map((row) => ({ tuid: row.tuid, alertType: row.alert_type as AlertType, openedAt: row.opened_at })),
+      newest: newest.map((row) => ({
+        tuid: row.tuid,
+        alertType: row.alert_type as AlertType,
+        openedAt: row.opened_at,
+        severity: row.severity,
+        ruleId: row.rule_id,
+        value: row.value === null ? null : Number(row.value),
+      })),
     };
   }
 

@@ -24,6 +24,12 @@ export interface ActiveAlertRow {
   tuid: string;
   alertType: AlertType;
   openedAt: number;
+  /** critical, warning or info; null where the period has none. */
+  severity: string | null;
+  /** A rule period's rule (its name is alertType); null for built-in alerts. */
+  ruleId: string | null;
+  /** The value that opened the period; null when none. */
+  value: number | null;
 }
 
 /** A gateway with an open `gateway connection lost`: since its earliest open period, on how many things. */

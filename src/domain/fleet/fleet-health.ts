@@ -56,7 +56,11 @@ export interface FleetHealth {
   windowDays: number;
   batteryBelow: number;
   statusCounts: Record<InstallationStatus, number> & { total: number };
-  alerting: { thingCount: number; alertCount: number; alerts: ({ tuid: string; alertType: AlertType } & Since)[] };
+  alerting: {
+    thingCount: number;
+    alertCount: number;
+    alerts: ({ tuid: string; alertType: AlertType; severity: string | null; ruleId: string | null; value: number | null } & Since)[];
+  };
   silentGateways: { count: number; gateways: ({ gatewayTuid: string; thingCount: number } & Since)[] };
   lowBattery: { count: number; things: { tuid: string; batteryLevel: number }[] };
   groups: GroupHealth[];
@@ -97,7 +101,14 @@ export async function readFleetHealth(
     alerting: {
       thingCount: rows.alerting.thingCount,
       alertCount: rows.alerting.alertCount,
-      alerts: rows.alerting.newest.map((alert) => ({ tuid: alert.tuid, alertType: alert.alertType, ...since(alert.openedAt) })),
+      alerts: rows.alerting.newest.map((alert) => ({
+        tuid: alert.tuid,
+        alertType: alert.alertType,
+        severity: alert.severity,
+        ruleId: alert.ruleId,
+        value: alert.value,
+        ...since(alert.openedAt),
+      })),
     },
     silentGateways: {
       count: rows.silentGateways.count,

@@ -52,6 +52,7 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     webhooks: manager,
     webhookDeliveries: manager,
     alertRules: signedIn,
+    alertRulePreview: signedIn,
   },
   Mutation: {
     login: ['anonymous'],

@@ -25,6 +25,7 @@ export const routes: Route[] = [
   { pattern: '/groups', title: 'Groups', load: () => import('../pages/groups/GroupList.svelte') },
   { pattern: '/groups/:groupId', title: 'Group', load: () => import('../pages/groups/GroupPage.svelte') },
   { pattern: '/alerts', title: 'Alerts', load: () => import('../pages/alerts/Alerts.svelte') },
+  { pattern: '/rules', title: 'Alert rules', load: () => import('../pages/rules/AlertRules.svelte') },
   { pattern: '/gateways', title: 'Gateways', load: () => import('../pages/gateways/GatewayList.svelte') },
   { pattern: '/gateways/:tuid', title: 'Gateway', load: () => import('../pages/gateways/GatewayPage.svelte') },
   { pattern: '/account', title: 'Your account', load: () => import('../pages/account/Account.svelte') },

@@ -38,6 +38,7 @@ const readOnlyExtras = [
   'gateway',
   'thingsExport',
   'alertRules',
+  'alertRulePreview',
 ];
 /** SPEC section 16: every signed-in user changes their own password. */
 const signedInMutations = ['logout', 'refreshToken', 'changePassword'];

@@ -1,4 +1,5 @@
 import { createAlertRule, deleteAlertRule, listAlertRules, updateAlertRule } from '../../../domain/rules/rule-service.js';
+import { previewAlertRule } from '../../../domain/rules/rule-preview.js';
 import type { AlertRule, RuleInput } from '../../../domain/rules/rule-types.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { userOf } from './resolver-helpers.js';
@@ -34,6 +35,17 @@ export const alertRuleResolvers = {
   Query: {
     alertRules: async (_: unknown, _args: unknown, context: GraphqlContext) =>
       (await listAlertRules(context.deps, userOf(context))).map(presentAlertRule),
+    alertRulePreview: async (_: unknown, args: { tsmId: number; field: string; scope?: InputArgs['scope'] }, context: GraphqlContext) => {
+      const preview = await previewAlertRule(context.deps, userOf(context), {
+        tsmId: args.tsmId,
+        field: args.field,
+        scope: args.scope ?? null,
+      });
+      return {
+        thingCount: preview.thingCount,
+        samples: preview.samples.map((sample) => ({ ...sample, at: sample.at === null ? null : sample.at / 1000 })),
+      };
+    },
   },
   Mutation: {
     createAlertRule: async (_: unknown, args: { input: InputArgs }, context: GraphqlContext) =>

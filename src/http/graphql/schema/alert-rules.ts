@@ -74,9 +74,36 @@ export const alertRulesSdl = /* GraphQL */ `
     channels: [String!]
   }
 
+  "A thing's last value of the previewed field."
+  type AlertRulePreviewSample {
+    "The thing's TUID."
+    tuid: ID!
+    "The number at the field in the thing's last message of the id; null when that message has none there, or no message of the id was found."
+    value: Float
+    "When that message arrived, Unix seconds; null when none was found."
+    at: Float
+  }
+
+  "What a rule would read: the things its scope covers and the field's last values on some of them."
+  type AlertRulePreview {
+    "Things of the organization the scope covers now."
+    thingCount: Int!
+    "The field's last value on at most 10 things of the scope, the most recently heard first (each among its 1000 newest messages)."
+    samples: [AlertRulePreviewSample!]!
+  }
+
   extend type Query {
     "The organization's alert rules by name."
     alertRules: [AlertRule!]!
+    "Previews a rule being written: how many things the scope covers and the field's last values on some of them."
+    alertRulePreview(
+      "The message id the rule reads."
+      tsmId: Int!
+      "A dotted path into the message (temp, env.temp)."
+      field: String!
+      "Which things it covers (default every thing)."
+      scope: AlertRuleScopeInput
+    ): AlertRulePreview!
   }
 
   extend type Mutation {

@@ -25,6 +25,12 @@ export const fleetHealthSdl = /* GraphQL */ `
     alertType: String!
     "The alert type as an enum value."
     type: AlertType!
+    "critical, warning or info; null where the period has none."
+    severity: String
+    "The alert rule of a rule's period (type RULE); null for built-in alerts."
+    ruleId: ID
+    "The value that opened the period (a rule's reading, battery low's level); null when none."
+    value: Float
     "When the period began, Unix seconds."
     since: Int!
     "When the period began: local date-time (YYYY-MM-DDTHH:MM:SS, no offset) in ALERT_TIMEZONE."

@@ -30,6 +30,9 @@ export const fleetHealthQuery = /* GraphQL */ `
         alerts {
           tuid
           alertType
+          severity
+          ruleId
+          value
           since
         }
       }
@@ -69,6 +72,9 @@ export const alertEventsSubscription = /* GraphQL */ `
     alerts {
       tuid
       alertType
+      severity
+      ruleId
+      value
       state
       from
       to
@@ -98,15 +104,28 @@ export interface FleetHealth {
   windowDays: number;
   batteryBelow: number;
   statusCounts: Record<InstallationStatus | 'total', number>;
-  alerting: { thingCount: number; alertCount: number; alerts: { tuid: string; alertType: string; since: number }[] };
+  alerting: { thingCount: number; alertCount: number; alerts: ActiveAlert[] };
   silentGateways: { count: number; gateways: { gatewayTuid: string; thingCount: number; since: number }[] };
   lowBattery: { count: number; things: { tuid: string; batteryLevel: number }[] };
   groups: GroupHealth[];
 }
 
+/** An active alert period as the overview lists it; a rule's with its rule, and each with its severity. */
+export interface ActiveAlert {
+  tuid: string;
+  alertType: string;
+  severity: string | null;
+  ruleId: string | null;
+  value: number | null;
+  since: number;
+}
+
 export interface AlertEvent {
   tuid: string;
   alertType: string;
+  severity: string | null;
+  ruleId: string | null;
+  value: number | null;
   state: 'opened' | 'closed';
   /** Local date-time of the period's start in the platform's ALERT_TIMEZONE (no offset). */
   from: string;

@@ -4,6 +4,8 @@ export interface AlertPeriod {
   tuid: string;
   alertType: string;
   severity: string | null;
+  /** The rule of a rule's period; null for built-in alerts. */
+  ruleId: string | null;
   value: number | null;
   fromTs: number;
   toTs: number | null;
