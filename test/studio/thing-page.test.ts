@@ -81,7 +81,7 @@ for (const target of browserStoreTargets) {
         viewport: { width: 390, height: 844 },
       });
       await signInThroughForm(page);
-      const chart = page.getByRole('figure', { name: /^temp/ });
+      const chart = page.getByRole('figure', { name: /^Temperature \(°C\)/ });
       await chart.locator('canvas').waitFor();
       await page.locator('figure[data-field="temp"][data-render-ms]').waitFor();
       const apiPoints = async (days: number) => {
