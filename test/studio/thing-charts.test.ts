@@ -42,6 +42,11 @@ describe('studio: thing charts read right, hover, zoom and catalog names', { ski
   before(async () => {
     manager = (await signInAs(studio.server, 'Manager')).client;
     await publishUplinks(studio.server, readings, 'GW-C');
+    await publishUplinks(
+      studio.server,
+      [{ tsmId: 1210, tsmEv: 10, tsmTs: nowS - 300, tsmTuid: 'CHART-P', lat: 60.17, lon: 24.94, lacr: 10 }],
+      'GW-C',
+    );
   });
 
   async function apiPoints(field: string): Promise<Point[]> {
@@ -90,6 +95,11 @@ describe('studio: thing charts read right, hover, zoom and catalog names', { ski
   ]) {
     it(`labels match series, names come from the catalog, hover and zoom work (${viewport.width} x ${viewport.height})`, async () => {
       const { context, page, pageErrors } = await openDayCharts(viewport);
+
+      // MAP_LINK_URL is unset: the location is shown, with no link to a map service.
+      const location = page.getByRole('region', { name: 'Location', exact: true });
+      await location.getByText(/60[.,]17/).waitFor();
+      assert.equal(await location.getByRole('link').count(), 0);
 
       // Catalog names and units, not wire names.
       const pressure = page.getByRole('figure', { name: /^Air pressure \(Pa\)/ });
