@@ -3,7 +3,7 @@
  * catalog (GraphQL `catalog`) is the one statement of each command's fields; the form only reads it, and the
  * platform checks what is sent (its field errors are shown on the inputs), so no rule is repeated here.
  */
-import { deviceAnswerEventIds, eventUses } from '../../../../src/catalog/event-uses';
+import { deviceAnswerEventIds, eventUses } from '../../../../src/catalog/event-uses.js';
 
 /** One entry of a value set (`{ value: 255, meaning: 'beacon off' }`). */
 export interface CatalogValue {
