@@ -61,6 +61,8 @@ describe('studio: thing charts read right, hover, zoom and catalog names', { ski
   async function openDayCharts(viewport: { width: number; height: number }) {
     const opened = await studio.open({ path: '/studio/things/CHART-P', viewport });
     await signInThroughForm(opened.page);
+    // The thing also reported its location (1210): the weather report is chosen by its id.
+    await opened.page.getByLabel('Message', { exact: true }).selectOption('12100');
     await opened.page.getByRole('button', { name: 'Last day' }).click();
     for (const field of ['airp', 'humd']) await opened.page.locator(`figure[data-field="${field}"][data-render-ms]`).waitFor();
     return opened;
@@ -106,7 +108,7 @@ describe('studio: thing charts read right, hover, zoom and catalog names', { ski
       const humidity = page.getByRole('figure', { name: /^Relative humidity \(%RH\)/ });
       await pressure.waitFor();
       await humidity.waitFor();
-      const option = (await page.getByLabel('Message').locator('option').allTextContents()).join(' ');
+      const option = (await page.getByLabel('Message', { exact: true }).locator('option').allTextContents()).join(' ');
       assert.match(option, /Weather Info \(12100\): Air pressure, Relative humidity/);
 
       const pressurePoints = await checkLabels(page, 'airp', { atLeast: 99_000, below: 103_000 });
