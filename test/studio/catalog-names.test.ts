@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { eventDefinitions, messageDefinitions } from '../../src/catalog/index.js';
 import { deviceAnswerEventIds } from '../../src/catalog/event-uses.js';
-import { describeField, fieldOf, messageName, wordsOf, type NamedMessage } from '../../studio/src/lib/catalog-names.js';
+import { describeField, describeFields, fieldOf, messageName, wordsOf, type NamedMessage } from '../../studio/src/lib/catalog-names.js';
 import {
   commandEntries,
   offeredEvents,
@@ -41,6 +41,19 @@ describe('catalog names in the studio', () => {
       label: 'Transaction id',
       hint: 'Caller-chosen id, echoed by the device in its response',
     });
+  });
+
+  test("a message's values read in words: units, value sets by meaning, unknown fields by their wire name", () => {
+    assert.equal(
+      describeFields(catalog, 12100, [
+        ['airp', 101000],
+        ['humd', 94.475],
+      ]),
+      'Air pressure: 101,000 Pa, Relative humidity: 94.475 %RH',
+    );
+    assert.equal(describeFields(catalog, 12101, [['hall', 1]]), 'Switch state: closed');
+    assert.equal(describeFields(catalog, 12100, [['extra', { a: 1 }]]), 'extra: {"a":1}');
+    assert.equal(describeFields(catalog, 99999, [['x', 'y']]), 'x: y');
   });
 
   test('a long or clause-split description gives a short label and keeps the rest as the hint', () => {

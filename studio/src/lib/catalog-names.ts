@@ -6,6 +6,7 @@
 /** A field as far as naming needs it (src/catalog/types.ts FieldDefinition). */
 export interface NamedField {
   name: string;
+  values?: { value: unknown; meaning: string }[];
   unit?: string;
   description?: string;
 }
@@ -62,4 +63,25 @@ export function fieldOf(catalog: readonly NamedMessage[], tsmId: number, name: s
 /** A message id's name ("Weather Info"), or undefined for an id the catalog does not have. */
 export function messageName(catalog: readonly NamedMessage[], tsmId: number): string | undefined {
   return catalog.find((entry) => entry.tsmId === tsmId)?.name;
+}
+
+/** A value as the catalog means it: a value set's entry by its meaning, a number with its unit, anything else as JSON. */
+export function describeValue(field: NamedField, value: unknown): string {
+  const meaning = field.values?.find((option) => option.value === value)?.meaning;
+  if (meaning !== undefined) return meaning;
+  if (typeof value === 'number')
+    return `${value.toLocaleString('en-US', { maximumFractionDigits: 6 })}${field.unit ? ` ${field.unit}` : ''}`;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** "Air pressure: 101,000 Pa, Relative humidity: 45.5 %RH": a message's fields in the catalog's words. */
+export function describeFields(catalog: readonly NamedMessage[], tsmId: number, entries: [string, unknown][]): string {
+  return entries
+    .map(([name, value]) => {
+      const field = fieldOf(catalog, tsmId, name);
+      return field
+        ? `${describeField(field).label}: ${describeValue(field, value)}`
+        : `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`;
+    })
+    .join(', ');
 }
