@@ -82,6 +82,8 @@ describe('studio: commands in human words, silent gateway, no answer', { skip: b
       assert.match(rowText, /Report interval: 600/);
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, `commands-in-words-${viewport.width}`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      assert.deepEqual(await seriousAccessibilityViolations(page), [], 'the dark theme keeps the warning readable');
 
       // Unanswered past COMMAND_ANSWER_TIMEOUT_S: the studio says "no answer"; the API still says sent.
       await new Promise((resolve) => setTimeout(resolve, (answerTimeoutS + 1) * 1000));

@@ -141,6 +141,10 @@ describe('studio: thing charts read right, hover, zoom and catalog names', { ski
       assert.ok(zoomTo! - zoomFrom! > 0 && zoomTo! - zoomFrom! < 86_400 * 0.6, `zoom ${zoomFrom}..${zoomTo}`);
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, `thing-charts-${viewport.width}`);
+      // The dark theme (the system's setting) keeps the tooltip and the zoom line readable.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      assert.deepEqual(await seriousAccessibilityViolations(page), []);
+      await page.emulateMedia({ colorScheme: 'light' });
       await reset.click();
       await reset.waitFor({ state: 'detached' });
       assert.equal(await pressure.getAttribute('data-zoom'), null);
