@@ -460,6 +460,8 @@ export async function startApp(options: AppOptions): Promise<App> {
       graphqlPath: config.graphqlPath,
       restBasePath: config.restBasePath,
       mapTileUrl: config.mapTileUrl,
+      mapLinkUrl: config.mapLinkUrl,
+      commandAnswerTimeoutS: config.commandAnswerTimeoutS,
       alertTimeZone: config.alertTimeZone,
       batteryLowPercent: config.batteryLowPercent,
       deviceTimeoutS: config.deviceTimeoutS,

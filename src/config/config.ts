@@ -10,6 +10,7 @@ import {
   parseOriginList,
   parsePathPrefix,
   parsePort,
+  parseMapLinkTemplate,
   parseTileUrlTemplate,
   parseTimeZone,
   parseTopicTemplate,
@@ -64,6 +65,10 @@ export interface Config {
   corsOrigins: string[] | '*';
   /** The studio's map tiles: an http(s) URL template with {z}, {x} and {y}; undefined shows coordinates only. */
   mapTileUrl: string | undefined;
+  /** The studio's link to a thing's location on a map service: an http(s) URL template with {lat} and {lon}; undefined shows no link. */
+  mapLinkUrl: string | undefined;
+  /** After how long the studio shows a command still `sent` as `no answer` (display only: the status stays `sent`). */
+  commandAnswerTimeoutS: number;
   /** Live GraphQL subscriptions (WebSocket and SSE) one connection may hold, and one user across connections. */
   graphqlSubscriptionsPerConnection: number;
   graphqlSubscriptionsPerUser: number;
@@ -232,6 +237,12 @@ const settings = {
   graphqlPath: { variable: 'GRAPHQL_PATH', fallback: '/v1/graphql', read: parsePathPrefix },
   corsOrigins: { variable: 'CORS_ORIGINS', fallback: '', read: parseOriginList },
   mapTileUrl: { variable: 'MAP_TILE_URL', fallback: undefined, read: parseTileUrlTemplate },
+  mapLinkUrl: { variable: 'MAP_LINK_URL', fallback: undefined, read: parseMapLinkTemplate },
+  commandAnswerTimeoutS: {
+    variable: 'COMMAND_ANSWER_TIMEOUT_S',
+    fallback: '600',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 7 * 86_400),
+  },
   graphqlSubscriptionsPerConnection: {
     variable: 'GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION',
     fallback: '100',

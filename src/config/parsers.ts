@@ -183,6 +183,27 @@ export function parseTrustedProxies(name: string, raw: string): string[] {
  * A map tile server's URL template for the studio (`https://tile.example.org/{z}/{x}/{y}.png`): http(s), with the
  * three placeholders. Its origin is added to the studio's Content-Security-Policy, so nothing else is reachable.
  */
+/**
+ * MAP_LINK_URL: where the studio links a thing's location, e.g. https://www.openstreetmap.org/?mlat={lat}&mlon={lon}.
+ * http(s) only (no `javascript:` link on a page), both placeholders, no credentials in a link every user sees.
+ */
+export function parseMapLinkTemplate(name: string, raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.replace(/\{(lat|lon)\}/g, '0'));
+  } catch {
+    // Reported below with the rule.
+  }
+  const placeholders = ['{lat}', '{lon}'].every((placeholder) => raw.includes(placeholder));
+  if (!url || !/^https?:$/.test(url.protocol) || !placeholders || url.username || url.password) {
+    throw new ConfigError(
+      name,
+      `"${raw}" is not a map link template such as https://www.openstreetmap.org/?mlat={lat}&mlon={lon} (http or https, with {lat} and {lon})`,
+    );
+  }
+  return raw;
+}
+
 export function parseTileUrlTemplate(name: string, raw: string): string {
   let url: URL | undefined;
   try {

@@ -110,6 +110,12 @@ describe('configuration', () => {
     ['MAP_TILE_URL', 'ftp://tile.example.org/{z}/{x}/{y}.png'],
     ['MAP_TILE_URL', 'tile.example.org/{z}/{x}/{y}.png'],
     ['MAP_TILE_URL', 'https://user:pw@tile.example.org/{z}/{x}/{y}.png'],
+    ['MAP_LINK_URL', 'https://www.openstreetmap.org/?mlat={lat}'],
+    ['MAP_LINK_URL', 'javascript:alert({lat},{lon})'],
+    ['MAP_LINK_URL', 'www.openstreetmap.org/?mlat={lat}&mlon={lon}'],
+    ['MAP_LINK_URL', 'https://user:pw@maps.example/?q={lat},{lon}'],
+    ['COMMAND_ANSWER_TIMEOUT_S', '0'],
+    ['COMMAND_ANSWER_TIMEOUT_S', '10m'],
     ['MQTT_LIVE_RELAY', 'maybe'],
     ['MQTT_AUTH_HTTP_SECRET', 'short'],
     ['MQTT_AUTH_SEALING_KEY', 'too-short'],
@@ -143,6 +149,17 @@ describe('configuration', () => {
       loadConfig({ MQTT_AUTH: 'http', MQTT_URL: 'mqtt://admin:pw@broker', MQTT_AUTH_HTTP_SECRET: 's'.repeat(20) }).mqttAuth,
       'http',
     );
+  });
+
+  test('MAP_LINK_URL: unset shows no link; a template with {lat} and {lon} is kept as written', () => {
+    assert.equal(loadConfig({}).mapLinkUrl, undefined);
+    const template = 'https://www.openstreetmap.org/?mlat={lat}&mlon={lon}#map=17/{lat}/{lon}';
+    assert.equal(loadConfig({ MAP_LINK_URL: template }).mapLinkUrl, template);
+  });
+
+  test('COMMAND_ANSWER_TIMEOUT_S: 600 unless set', () => {
+    assert.equal(loadConfig({}).commandAnswerTimeoutS, 600);
+    assert.equal(loadConfig({ COMMAND_ANSWER_TIMEOUT_S: '120' }).commandAnswerTimeoutS, 120);
   });
 
   test('MAP_TILE_URL: unset shows coordinates only; a template with {z}, {x} and {y} is kept as written', () => {

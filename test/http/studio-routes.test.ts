@@ -33,6 +33,8 @@ describe('studio: served by the platform', () => {
         ALERT_TIMEZONE: 'Europe/Helsinki',
         BATTERY_LOW_PERCENT: '20',
         DEVICE_TIMEOUT_S: '7200',
+        MAP_LINK_URL: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lon}',
+        COMMAND_ANSWER_TIMEOUT_S: '900',
       },
       { studioDirectory: fakeStudioBuild() },
     );
@@ -52,6 +54,8 @@ describe('studio: served by the platform', () => {
         graphqlPath: '/gql',
         restBasePath: '/prod/v1',
         mapTileUrl: 'https://{s}.tile.example.org/{z}/{x}/{y}.png',
+        mapLinkUrl: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lon}',
+        commandAnswerTimeoutS: 900,
         alertTimeZone: 'Europe/Helsinki',
         batteryLowPercent: 20,
         deviceTimeoutS: 7200,

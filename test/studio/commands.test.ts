@@ -45,13 +45,13 @@ describe('studio: commands panel', { skip: browserSkipReason }, () => {
     const { context, page, pageErrors } = await studio.open({ path: `/studio/things/${tuid}/commands` });
     await signInThroughForm(page);
     const form = page.getByRole('form', { name: 'Send a command' });
-    await form.getByLabel('Command').selectOption({ label: '1500 · Sensor Application Interval Configuration' });
+    await form.getByLabel('Command').selectOption({ label: 'Sensor Application Interval Configuration (1500)' });
     // The catalog's fields of 1500, each an input; the transactionId is prefilled with a fresh one.
-    const transactionId = await form.getByLabel('transactionId').inputValue();
+    const transactionId = await form.getByLabel('Transaction id').inputValue();
     assert.match(transactionId, /^\d+$/);
-    assert.equal(await form.getByLabel('reportInterval').getAttribute('min'), '1');
-    await form.getByLabel('measurementInterval').fill('60');
-    await form.getByLabel('reportInterval').fill('600');
+    assert.equal(await form.getByLabel('Report interval').getAttribute('min'), '1');
+    await form.getByLabel('Measurement interval').fill('60');
+    await form.getByLabel('Report interval').fill('600');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await saveScreenshot(page, 'commands-form');
 
@@ -94,9 +94,9 @@ describe('studio: commands panel', { skip: browserSkipReason }, () => {
     const { context, page, pageErrors } = await studio.open({ path: `/studio/things/${tuid}/commands` });
     await signInThroughForm(page);
     const form = page.getByRole('form', { name: 'Send a command' });
-    await form.getByLabel('Command').selectOption({ label: '1500 · Sensor Application Interval Configuration' });
+    await form.getByLabel('Command').selectOption({ label: 'Sensor Application Interval Configuration (1500)' });
     // Out of range: fill() passes the input's min, so the platform is the one that refuses.
-    const input = form.getByLabel('reportInterval');
+    const input = form.getByLabel('Report interval');
     await input.fill('0');
     const sent = downlinks.received.length;
     await form.getByRole('button', { name: 'Send command' }).click();
@@ -114,7 +114,7 @@ describe('studio: commands panel', { skip: browserSkipReason }, () => {
     assert.ok(errorId, describedBy);
     assert.equal((await page.locator(`#${errorId}`).textContent())?.trim(), expected);
     // The other inputs are not marked, and nothing was published.
-    assert.equal(await form.getByLabel('measurementInterval').getAttribute('aria-invalid'), null);
+    assert.equal(await form.getByLabel('Measurement interval').getAttribute('aria-invalid'), null);
     assert.equal(downlinks.received.length, sent);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await saveScreenshot(page, 'commands-validation');

@@ -1,6 +1,7 @@
 /** Installer mode on a phone: from IMC and PSN to installed in a group, a device not heard yet, and who is refused. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { exampleMessage, getMessageDefinition } from '../../src/catalog/index.js';
 import { tuidFromImcPsn } from '../../src/domain/things/device-code.js';
 import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, signInThroughForm } from '../helpers/browser.js';
 import { browserStoreTargets } from '../helpers/databases.js';
@@ -16,7 +17,9 @@ for (const target of browserStoreTargets) {
     it('takes a reporting device from IMC and PSN to installed in a group in four taps, as the API then says', async () => {
       const tuid = tuidFromImcPsn('TD01', '000123');
       const tsmTs = Math.floor(Date.now() / 1000) - 120;
-      await publishUplinks(studio.server, [{ tsmId: 1110, tsmEv: 10, tsmTs, tsmTuid: tuid, tsmGw: 'GW-1', batl: 91 }]);
+      // A neighbour report with its signal strength, then a battery report: the last message.
+      const neighbour = { ...exampleMessage(1202), tsmTs: tsmTs - 60, tsmTuid: tuid, tsmGw: 'GW-1', rssiDbm: -61.5 };
+      await publishUplinks(studio.server, [neighbour, { tsmId: 1110, tsmEv: 10, tsmTs, tsmTuid: tuid, tsmGw: 'GW-1', batl: 91 }]);
       const before = await thingOf(tuid);
       assert.equal(before?.installationStatus, 'new');
 
@@ -33,7 +36,15 @@ for (const target of browserStoreTargets) {
       assert.equal(shownAt, new Date(before!.timestamp! * 1000).toISOString());
       const latest = await setup.manager.request('query($t: ID!) { messages(tuid: $t, limit: 1) }', { t: tuid });
       const [message] = latest.body.data.messages as { tsmId: number; tsmEv: number }[];
-      assert.equal(await page.getByTestId('installer-last-message').textContent(), `message ${message!.tsmId}, event ${message!.tsmEv}`);
+      // In words: the message's catalog name, the battery, the signal and the gateway (not "message 1110, event 10").
+      const name = getMessageDefinition(message!.tsmId)!.name;
+      assert.equal(await page.getByTestId('installer-last-message').textContent(), `${name} (${message!.tsmId})`);
+      assert.equal((await page.getByTestId('installer-battery').textContent())?.trim(), '91 %');
+      assert.match(
+        (await page.getByTestId('installer-signal').textContent()) ?? '',
+        /^\s*-61[.,]5 dBm\s*\(radio signal from its neighbour, \d+ minutes? ago\)/,
+      );
+      assert.equal((await page.getByTestId('installer-gateway').textContent())?.trim(), 'GW-1');
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, 'installer-found');
       // The dark theme (the system setting) keeps the contrast too.

@@ -1,4 +1,7 @@
-/** The thing page maps the thing's location with Leaflet, drawing the tiles from the server MAP_TILE_URL names. */
+/**
+ * The thing page maps the thing's location with Leaflet, drawing the tiles from the server MAP_TILE_URL names, and
+ * links it to the map service MAP_LINK_URL names (thing-charts.test.ts checks there is no link when it is unset).
+ */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +28,10 @@ describe('studio: the thing page maps its location with MAP_TILE_URL', { skip: b
       });
       await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
       const { port } = tiles.address() as AddressInfo;
-      return { MAP_TILE_URL: `http://127.0.0.1:${port}/{z}/{x}/{y}.png` };
+      return {
+        MAP_TILE_URL: `http://127.0.0.1:${port}/{z}/{x}/{y}.png`,
+        MAP_LINK_URL: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lon}#map=17/{lat}/{lon}',
+      };
     },
   });
   before(async () => {
@@ -46,6 +52,9 @@ describe('studio: the thing page maps its location with MAP_TILE_URL', { skip: b
     );
     const location = page.getByRole('region', { name: 'Location', exact: true });
     assert.match((await location.textContent()) ?? '', /60[.,]1699.*24[.,]9384/);
+    const link = location.getByRole('link', { name: /Open on the map/ });
+    assert.equal(await link.getAttribute('href'), 'https://www.openstreetmap.org/?mlat=60.1699&mlon=24.9384#map=17/60.1699/24.9384');
+    assert.equal(await link.getAttribute('target'), '_blank');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await saveScreenshot(page, 'thing-page-map');
     assert.deepEqual(pageErrors, []);

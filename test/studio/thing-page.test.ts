@@ -33,7 +33,7 @@ for (const target of browserStoreTargets) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       const url = page.url();
       await publishUplinks(studio.server, [{ tsmId: 1110, tsmEv: 10, tsmTs: nowS + 5, tsmTuid: 'LST-001', batl: 77 }], 'GW-LIVE');
-      await messages.locator('tbody tr').filter({ hasText: 'batl: 77' }).waitFor();
+      await messages.locator('tbody tr').filter({ hasText: 'Battery level in percent: 77 %' }).waitFor();
       assert.equal(await messages.locator('tbody tr').count(), before + 1);
       assert.equal(page.url(), url);
 
@@ -63,7 +63,7 @@ for (const target of browserStoreTargets) {
       const reloaded = page.waitForResponse((response) => response.request().postData()?.includes('query StudioThing(') === true);
       await publishUplinks(studio.server, [{ tsmId: 1110, tsmEv: 10, tsmTs: nowS + 6, tsmTuid: 'LST-001', batl: 76 }], 'GW-LIVE');
       await reloaded;
-      await messages.locator('tbody tr').filter({ hasText: 'batl: 76' }).waitFor();
+      await messages.locator('tbody tr').filter({ hasText: 'Battery level in percent: 76 %' }).waitFor();
       assert.equal(await groupSelect.inputValue(), 'south');
       await page.getByRole('button', { name: 'Assign to group' }).click();
       await page.getByRole('status').filter({ hasText: 'Now in south.' }).waitFor();
@@ -81,7 +81,7 @@ for (const target of browserStoreTargets) {
         viewport: { width: 390, height: 844 },
       });
       await signInThroughForm(page);
-      const chart = page.getByRole('figure', { name: /^temp/ });
+      const chart = page.getByRole('figure', { name: /^Temperature \(°C\)/ });
       await chart.locator('canvas').waitFor();
       await page.locator('figure[data-field="temp"][data-render-ms]').waitFor();
       const apiPoints = async (days: number) => {

@@ -14,6 +14,9 @@ export interface StudioOptions {
   graphqlPath: string;
   restBasePath: string;
   mapTileUrl: string | undefined;
+  /** MAP_LINK_URL and COMMAND_ANSWER_TIMEOUT_S: see StudioRuntimeConfig. */
+  mapLinkUrl?: string;
+  commandAnswerTimeoutS?: number;
   /** What the studio shows beside the data (SPEC section 16): see StudioRuntimeConfig. */
   alertTimeZone?: string;
   batteryLowPercent?: number;
@@ -29,6 +32,10 @@ export interface StudioRuntimeConfig {
   graphqlPath: string;
   restBasePath: string;
   mapTileUrl: string | null;
+  /** MAP_LINK_URL: a link to the thing's location on a map service, `{lat}` and `{lon}` filled in; null shows none. */
+  mapLinkUrl: string | null;
+  /** COMMAND_ANSWER_TIMEOUT_S: a command still `sent` this long after it was sent is shown as `no answer`. */
+  commandAnswerTimeoutS: number;
   /** ALERT_TIMEZONE: the studio shows times in it or in the browser's zone, as the user switches. */
   alertTimeZone: string;
   /** BATTERY_LOW_PERCENT and DEVICE_TIMEOUT_S: which rows of the things list are highlighted. */
@@ -65,6 +72,8 @@ export async function registerStudio(http: FastifyInstance, options: StudioOptio
     graphqlPath: options.graphqlPath,
     restBasePath: options.restBasePath,
     mapTileUrl: options.mapTileUrl ?? null,
+    mapLinkUrl: options.mapLinkUrl ?? null,
+    commandAnswerTimeoutS: options.commandAnswerTimeoutS ?? 600,
     alertTimeZone: options.alertTimeZone ?? 'UTC',
     batteryLowPercent: options.batteryLowPercent ?? 15,
     deviceTimeoutS: options.deviceTimeoutS ?? 3600,

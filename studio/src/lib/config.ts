@@ -3,6 +3,10 @@ export interface StudioConfig {
   graphqlPath: string;
   restBasePath: string;
   mapTileUrl: string | null;
+  /** MAP_LINK_URL: `{lat}`/`{lon}` template of a link to the thing's location on a map service, or null (no link). */
+  mapLinkUrl: string | null;
+  /** COMMAND_ANSWER_TIMEOUT_S: a command `sent` longer than this ago reads `no answer`. */
+  commandAnswerTimeoutS: number;
   /** ALERT_TIMEZONE, BATTERY_LOW_PERCENT, DEVICE_TIMEOUT_S of the platform (src/http/studio/studio-routes.ts). */
   alertTimeZone: string;
   batteryLowPercent: number;
@@ -17,6 +21,8 @@ function readConfig(): StudioConfig {
     graphqlPath: '/v1/graphql',
     restBasePath: '/api/v1',
     mapTileUrl: null,
+    mapLinkUrl: null,
+    commandAnswerTimeoutS: 600,
     alertTimeZone: 'UTC',
     batteryLowPercent: 15,
     deviceTimeoutS: 3600,

@@ -3,6 +3,7 @@
  * catalog (GraphQL `catalog`) is the one statement of each command's fields; the form only reads it, and the
  * platform checks what is sent (its field errors are shown on the inputs), so no rule is repeated here.
  */
+import { deviceAnswerEventIds, eventUses } from '../../../../src/catalog/event-uses.js';
 
 /** One entry of a value set (`{ value: 255, meaning: 'beacon off' }`). */
 export interface CatalogValue {
@@ -159,6 +160,7 @@ export function formFieldOf(serverField: string): string | undefined {
 
 /** One command of a request as the history shows it (CommandRecord.commands: the command with its tracking). */
 export interface TrackedCommand {
+  [key: string]: unknown;
   tsmId: number;
   tsmEv?: number;
   transactionId?: number;
@@ -169,4 +171,34 @@ export interface HistoryRecord {
   timestamp: number;
   responsible: string;
   commands: TrackedCommand[];
+}
+
+/**
+ * The events the form offers for an entry: its catalog events without the ones only the device sends back (1500
+ * lists 30, the command, and 31, the device's echo with the applied configuration), else the usual downlink event.
+ */
+export function offeredEvents(entry: CatalogEntry): number[] {
+  const sendable = entry.events.filter((event) => !deviceAnswerEventIds.includes(event));
+  return sendable.length > 0 ? sendable : [fallbackEvent];
+}
+
+/** An event's use in words, from the catalog's event table ("Configuration and command messages"). */
+export function eventMeaning(event: number): string | undefined {
+  return eventUses.find((row) => row.id === event)?.use;
+}
+
+/** The envelope and tracking keys of a history entry: what remains is the payload that was sent. */
+const notPayload = new Set(['tsmId', 'tsmEv', 'tsmTs', 'tsmDstTuid', 'transactionId', 'status', 'response', 'respondedAt']);
+
+/** What a tracked command carried besides its envelope, in the order it was sent. */
+export function payloadOf(command: Record<string, unknown>): [string, unknown][] {
+  return Object.entries(command).filter(([key]) => !notPayload.has(key));
+}
+
+/**
+ * What the history says of a command: `no answer` for one still `sent` after COMMAND_ANSWER_TIMEOUT_S (the platform
+ * keeps it `sent`, and a late answer still turns it `applied`; the studio only stops promising one).
+ */
+export function shownStatus(status: TrackedCommand['status'], sentAt: number, nowS: number, timeoutS: number): string {
+  return status === 'sent' && nowS - sentAt >= timeoutS ? 'no answer' : status;
 }
