@@ -1,5 +1,6 @@
 import { alertsStore } from './alerts-store.js';
 import { alertRulesStore } from './alert-rules-store.js';
+import { channelsStore } from './channels-store.js';
 import { ruleEvaluationStore } from './rule-evaluation-store.js';
 import { auditStore } from './audit-store.js';
 import { ambientTransactions } from './store-transaction.js';
@@ -92,6 +93,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     ssoOneTime: ssoOneTimeStore(db),
     webhooks: webhooksStore(db, database.dialect),
     alertRules: alertRulesStore(db),
+    channels: channelsStore(db),
     ruleEvaluation: ruleEvaluationStore(db, database.dialect, outbox),
   };
 }

@@ -5,6 +5,8 @@ import type { Schema } from './schema.js';
 import type { AlertChange } from '../domain/alerts/alert-types.js';
 import { formatLocalDateTime } from '../domain/alerts/local-time.js';
 import { deliveryRow } from './webhooks-store.js';
+import { writeChannelOutbox } from './channel-outbox-writer.js';
+import type { ChannelRouting } from '../domain/channels/channel-types.js';
 
 /**
  * Where the store modules find the webhook endpoints to match their events against (the in-memory endpoint view):
@@ -14,6 +16,10 @@ export interface WebhookOutboxHolder {
   targets?: OutboxTargets;
   /** ALERT_TIMEZONE: alert times in `alert.*` events are formatted as REST formats them. */
   alertTimeZone?: string;
+  /** The notification channels' routing (SPEC section 13): alert changes also write their channels' deliveries. */
+  channels?: ChannelRouting;
+  /** PostgreSQL: noise-control states are locked while a transaction decides on them. */
+  postgres?: boolean;
 }
 
 /** An event of a cause other than ingest (an alert change, a command answer, a thing change). */
@@ -25,6 +31,8 @@ export interface OutboxEvent {
   groupId?: string | null;
   /** The event's `data`, as JSON text. */
   data: string;
+  /** An alert change's event: also notifies the channels of its rule or built-in type. */
+  alert?: AlertChange;
 }
 
 /**
@@ -37,6 +45,10 @@ export async function writeOutbox(
   holder: WebhookOutboxHolder,
   events: readonly OutboxEvent[],
 ): Promise<void> {
+  if (holder.channels && events.length > 0) {
+    const alerts = events.flatMap((e) => (e.alert ? [e.alert] : []));
+    if (alerts.length > 0) await writeChannelOutbox(trx, holder.channels, holder.postgres ?? false, alerts);
+  }
   const targets = holder.targets;
   if (!targets || events.length === 0) return;
   const wanted = events.filter((e) => targets.of(e.organizationId).some((t) => t.events.includes(e.type)));
@@ -87,5 +99,6 @@ export function alertEvent(change: AlertChange, timeZone: string): OutboxEvent {
     type: closed ? 'alert.closed' : 'alert.opened',
     tuid: change.tuid,
     data: JSON.stringify(data),
+    alert: change,
   };
 }
