@@ -52,6 +52,8 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     webhooks: manager,
     webhookDeliveries: manager,
     alertRules: signedIn,
+    notificationChannels: manager,
+    notificationChannelDeliveries: manager,
   },
   Mutation: {
     login: ['anonymous'],
@@ -89,6 +91,11 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     createAlertRule: manager,
     updateAlertRule: manager,
     deleteAlertRule: manager,
+    createNotificationChannel: manager,
+    updateNotificationChannel: manager,
+    deleteNotificationChannel: manager,
+    testNotificationChannel: manager,
+    setAlertChannels: manager,
   },
   Subscription: {
     messages: signedIn,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createApiClient, createOrganization } from '../../../src/domain/identity/identity-service.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
-import { signInAs, type SignedInUser } from '../../helpers/graphql-users.js';
+import { assertBadInput, dataOf, signInAs, type SignedInUser } from '../../helpers/graphql-users.js';
 import { RestClient } from '../../helpers/rest-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { closeMqttClients } from '../../helpers/uplinks.js';
@@ -181,6 +181,44 @@ for (const target of storeTargets) {
       assert.equal(own.status, 200, own.text);
       assert.deepEqual(own.body.data.alert_channels, { 'battery low': [channel] });
       assert.equal((await rest.delete(`/notification-channels/${channel}`)).status, 200);
+    });
+
+    test('GraphQL: Managers create, list, test and delete channels; Viewers and other organizations see none', async () => {
+      const manager = await signInAs(server, 'Manager');
+      const created = dataOf(
+        await manager.client.request(
+          'mutation($input: NotificationChannelInput!) { createNotificationChannel(input: $input) { id name type to url } }',
+          { input: { name: 'gql mail', type: 'email', to: ['gql@example.test'] } },
+        ),
+      ).createNotificationChannel as { id: string; type: string; to: string[] };
+      assert.deepEqual([created.type, created.to], ['email', ['gql@example.test']]);
+      assertBadInput(
+        await manager.client.request('mutation($input: NotificationChannelInput!) { createNotificationChannel(input: $input) { id } }', {
+          input: { name: 'bad', type: 'email', to: ['nope'] },
+        }),
+        ['to'],
+      );
+      const listed = dataOf(await manager.client.request('{ notificationChannels { id name } }')).notificationChannels as { id: string }[];
+      assert.ok(listed.some((c) => c.id === created.id));
+      const tested = dataOf(await manager.client.request(`mutation { testNotificationChannel(id: "${created.id}") { error } }`));
+      assert.deepEqual(tested.testNotificationChannel, { error: null });
+      const set = await manager.client.request(`mutation { setAlertChannels(input: { batteryLow: ["${created.id}"] }) }`);
+      assert.deepEqual(dataOf(set).setAlertChannels, true);
+      assert.deepEqual(await server.app.store.channels.alertChannels('acme'), { 'battery low': [created.id] });
+      // A Viewer's schema has no channels at all: the query fails validation, naming nothing of the organization's.
+      const refused = await viewer.client.request('{ notificationChannels { id to } }');
+      assert.ok(refused.body.errors?.length, JSON.stringify(refused.body));
+      assert.equal(refused.body.data ?? undefined, undefined);
+      const deniedWrite = await viewer.client.request(`mutation { deleteNotificationChannel(id: "${created.id}") }`);
+      assert.ok(deniedWrite.body.errors?.length);
+      // Another organization's Manager sees none of them and cannot delete one.
+      const otherManager = await signInAs(server, 'Manager', { organizationId: 'other', organizationName: 'Other' });
+      assert.deepEqual(dataOf(await otherManager.client.request('{ notificationChannels { id } }')).notificationChannels, []);
+      const foreign = await otherManager.client.request(`mutation { deleteNotificationChannel(id: "${created.id}") }`);
+      assert.equal(foreign.body.errors?.[0]?.extensions?.code, 'NOT_FOUND', JSON.stringify(foreign.body));
+      assert.deepEqual(dataOf(await manager.client.request(`mutation { deleteNotificationChannel(id: "${created.id}") }`)), {
+        deleteNotificationChannel: true,
+      });
     });
   });
 }
