@@ -33,7 +33,10 @@ for (const target of storeTargets) {
       return response.body.data.id as string;
     };
     const texts = () => chat.received.map((r) => (JSON.parse(r.body) as { text: string }).text);
-    const firstLines = (suffix: string) => texts().map((t) => t.split('\n')[0]!).filter((line) => line.endsWith(suffix));
+    const firstLines = (suffix: string) =>
+      texts()
+        .map((t) => t.split('\n')[0]!)
+        .filter((line) => line.endsWith(suffix));
     const chatRule = async (name: string, threshold: number) => {
       const channel = await createChannel({ name, type: 'chat', url: chat.url });
       const rule = await createRule(rest, { name, threshold, severity: 'warning', channels: [channel] });
@@ -94,7 +97,10 @@ for (const target of storeTargets) {
         attempts: { error: string | null }[];
       }[];
       assert.equal(log[0]!.status, 'succeeded');
-      assert.ok(log[0]!.attempts.some((a) => a.error !== null && /smtp/.test(a.error)), JSON.stringify(log[0]));
+      assert.ok(
+        log[0]!.attempts.some((a) => a.error !== null && /smtp/.test(a.error)),
+        JSON.stringify(log[0]),
+      );
     });
 
     test('flapping at 10 changes a second notifies at most once per interval, and the last state at its end', async () => {
@@ -129,7 +135,14 @@ for (const target of storeTargets) {
       const singles = firstLines('').filter((l) => /OPEN warning: temp > 90 on DIG-/.test(l));
       assert.equal(singles.length, 3, singles.join(' | '));
       const digests = texts().filter((t) => t.startsWith('[thingdesk] OPEN warning: temp > 90 on 497 more things'));
-      assert.equal(digests.length, 1, texts().filter((t) => t.includes('more things')).map((t) => t.split('\n')[0]).join(' | '));
+      assert.equal(
+        digests.length,
+        1,
+        texts()
+          .filter((t) => t.includes('more things'))
+          .map((t) => t.split('\n')[0])
+          .join(' | '),
+      );
       const listed = digests[0]!.split('\n').slice(1);
       assert.equal(listed.length, 497);
       assert.match(listed[0]!, /^DIG-\d{3}: value 91\.\d+ at /);
