@@ -17,6 +17,8 @@ export interface WalkContext {
   deliveryId: string;
   /** An alert rule for the steps that change it. */
   ruleId: string;
+  /** A notification channel for the CLI's delete step. */
+  channelId: string;
   /** Open alert periods, one per acknowledgement step. */
   alertIds: number[];
   importFile: string;
@@ -226,6 +228,9 @@ export function cliSteps(c: WalkContext): Record<string, string[] | (() => strin
       '30',
     ],
     'rule list': { readsOnly: 'lists the alert rules' },
+    'channel create': ['channel', 'create', '--org', 'acme', '--name', 'cli walk', '--type', 'email', '--to', 'cli@example.test'],
+    'channel list': { readsOnly: 'lists the notification channels' },
+    'channel delete': () => ['channel', 'delete', '--org', 'acme', '--id', c.channelId],
     'webhook deliveries': { readsOnly: 'reads the delivery log' },
     'webhook replay': () => ['webhook', 'replay', '--org', 'acme', c.hookId, '--since', '0'],
     'things import': ['things', 'import', c.importFile, '--org', 'acme'],
