@@ -78,6 +78,9 @@ export function alertRulesStore(db: Kysely<Schema>) {
         .executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return false;
       await db.deleteFrom('alert_rule_states').where('rule_id', '=', id).execute();
+      // Its noise-control states go too (the closings of its periods were decided before, in this change).
+      await db.deleteFrom('notify_states').where('rule_key', '=', id).execute();
+      await db.deleteFrom('notify_digests').where('rule_key', '=', id).execute();
       return true;
     },
   };
