@@ -67,6 +67,8 @@ import { allowListOf } from '../domain/webhooks/address-rules.js';
 import type { WebhookServices } from '../domain/webhooks/webhook-service.js';
 import { WebhookSender } from '../integration/webhook-sender.js';
 import { WebhookDispatcher } from '../integration/webhook-dispatcher.js';
+import { ChannelSender } from '../integration/channel-sender.js';
+import { ChannelView } from '../domain/channels/channel-view.js';
 
 export interface AppOptions {
   config: Config;
@@ -180,6 +182,22 @@ export async function startApp(options: AppOptions): Promise<App> {
     await webhookView.start();
     webhookOutbox.targets = webhookView;
     stoppers.push(async () => webhookView.stop());
+    // Notification channels (SPEC 13): alert changes write their channels' deliveries to the same outbox, sent by
+    // the webhook dispatcher through the channel sender.
+    const channelView = new ChannelView(
+      { store, events },
+      { timeZone: config.alertTimeZone, publicUrl: config.sso.publicUrl },
+      {
+        minIntervalMs: config.notifyMinIntervalS * 1000,
+        digestThreshold: config.notifyDigestThreshold,
+        digestWindowMs: config.notifyDigestWindowS * 1000,
+      },
+    );
+    await channelView.start();
+    webhookView.channels = channelView;
+    webhookOutbox.channels = channelView;
+    webhookOutbox.postgres = database.dialect === 'postgres';
+    stoppers.push(async () => channelView.stop());
     const commit = ingestBatchWriter(database, { rollups: true, webhooks: webhookView });
     // SQLite: the dispatcher's writes go to the writer thread, so none holds the event loop waiting for its lock.
     if (commit.statements) store.webhooks.routeWrites(commit.statements);
@@ -322,6 +340,11 @@ export async function startApp(options: AppOptions): Promise<App> {
       timeoutMs: config.webhookTimeoutMs,
       connections: config.webhookConcurrency,
     });
+    const channelSender = new ChannelSender(
+      { url: config.smtpUrl, from: config.smtpFrom, timeoutMs: config.webhookTimeoutMs },
+      webhookSender,
+    );
+    stoppers.push(async () => channelSender.close());
     const webhookDispatcher = new WebhookDispatcher(
       {
         store,
@@ -329,6 +352,7 @@ export async function startApp(options: AppOptions): Promise<App> {
         events,
         view: webhookView,
         sender: webhookSender,
+        channelSender,
         unseal: (sealed) => signingKeys.unsealOther(sealed),
         logger,
         metrics,

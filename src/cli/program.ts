@@ -8,6 +8,7 @@ import { registerBackupCommands } from './commands/backup-commands.js';
 import { registerClientCommands } from './commands/client-commands.js';
 import { registerWebhookCommands } from './commands/webhook-commands.js';
 import { registerRuleCommands } from './commands/rule-commands.js';
+import { registerChannelCommands } from './commands/channel-commands.js';
 import { registerKeysCommands } from './commands/keys-commands.js';
 import { registerMigrateCommand } from './commands/migrate-command.js';
 import { registerMqttCredentialCommands } from './commands/mqtt-credential-commands.js';
@@ -33,6 +34,7 @@ export function buildProgram(io: CliIo): Command {
   registerClientCommands(program, io);
   registerWebhookCommands(program, io);
   registerRuleCommands(program, io);
+  registerChannelCommands(program, io);
   registerMqttCredentialCommands(program, io);
   registerThingCommands(program, io);
   registerProvisioningCommands(program, io);

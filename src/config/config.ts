@@ -2,6 +2,8 @@ import { availableParallelism, hostname } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { ConfigError } from './config-error.js';
 import {
+  parseMailFrom,
+  parseSmtpUrl,
   parseChoice,
   parseDatabaseUrl,
   parseInteger,
@@ -188,6 +190,16 @@ export interface Config {
   webhookSecretOverlapS: number;
   /** Webhooks: days the delivery log is kept; 0 keeps it forever. */
   webhookLogRetentionDays: number;
+  /** Notification e-mail (SPEC 13): smtp:// or smtps:// with user and password; undefined: e-mail channels fail their deliveries. */
+  smtpUrl: string | undefined;
+  /** The From of notification e-mail. */
+  smtpFrom: string;
+  /** Noise control: seconds between two notifications of one (rule, thing). */
+  notifyMinIntervalS: number;
+  /** Noise control: openings per rule and channel notified singly in a digest window; later ones in one digest. */
+  notifyDigestThreshold: number;
+  /** Noise control: the digest window (seconds; SPEC: 60). */
+  notifyDigestWindowS: number;
   bootstrap: BootstrapConfig;
 }
 
@@ -430,6 +442,23 @@ const settings = {
     read: (name: string, raw: string) => parseNumber(name, raw, 0, 30 * 86_400),
   },
   webhookLogRetentionDays: { variable: 'WEBHOOK_LOG_RETENTION_DAYS', fallback: '30', read: retentionDays },
+  smtpUrl: { variable: 'SMTP_URL', fallback: undefined, read: parseSmtpUrl },
+  smtpFrom: { variable: 'SMTP_FROM', fallback: 'thingdesk@localhost', read: parseMailFrom },
+  notifyMinIntervalS: {
+    variable: 'NOTIFY_MIN_INTERVAL_S',
+    fallback: '300',
+    read: (name: string, raw: string) => parseNumber(name, raw, 0, 86_400),
+  },
+  notifyDigestThreshold: {
+    variable: 'NOTIFY_DIGEST_THRESHOLD',
+    fallback: '20',
+    read: (name: string, raw: string) => parseInteger(name, raw, 1, 100_000),
+  },
+  notifyDigestWindowS: {
+    variable: 'NOTIFY_DIGEST_WINDOW_S',
+    fallback: '60',
+    read: (name: string, raw: string) => parseNumber(name, raw, 0.1, 3_600),
+  },
 } as const;
 
 const bootstrapVariables = {

@@ -220,3 +220,26 @@ export function parseTileUrlTemplate(name: string, raw: string): string {
   }
   return raw;
 }
+
+/** SMTP_URL: smtp:// (STARTTLS when offered) or smtps:// (TLS), with a host, and user and password when the server wants them. */
+export function parseSmtpUrl(name: string, raw: string): string {
+  const value = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, `"${redactUrl(value)}" is not a URL like smtps://user:password@smtp.example.com:465`);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new ConfigError(name, `"${redactUrl(value)}" must use smtp:// or smtps://`);
+  if (url.hostname === '') throw new ConfigError(name, `"${redactUrl(value)}" names no host`);
+  return value;
+}
+
+/** SMTP_FROM: one address, bare (alerts@example.com) or with a name (thingdesk <alerts@example.com>). */
+export function parseMailFrom(name: string, raw: string): string {
+  const value = raw.trim();
+  if (!/^([^<>@]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(value))
+    throw new ConfigError(name, `"${value}" is not an e-mail address like alerts@example.com or "thingdesk <alerts@example.com>"`);
+  return value;
+}

@@ -17,6 +17,8 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Store } from '../store/store.js';
 import type { AttemptOutcome } from '../store/webhooks-store.js';
+import type { ChannelMessage } from '../domain/channels/channel-types.js';
+import type { ChannelSender } from './channel-sender.js';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
 
 export interface DispatcherSettings {
@@ -90,6 +92,8 @@ export class WebhookDispatcher implements OutboxHandOff {
       events: DomainEventBus;
       view: WebhookEndpointView;
       sender: WebhookSender;
+      /** Notification channels' deliveries (SPEC section 13) go out through this one, with the same lanes and retries. */
+      channelSender?: Pick<ChannelSender, 'send'>;
       unseal: (sealed: string) => string;
       logger: Logger;
       metrics?: Metrics;
@@ -391,14 +395,7 @@ export class WebhookDispatcher implements OutboxHandOff {
 
   private async attempt(endpoint: WebhookEndpoint, delivery: WebhookDelivery, once: boolean): Promise<WebhookAttempt> {
     const at = this.deps.clock.now();
-    const body = this.bodyOf(endpoint, delivery, at);
-    const timestampS = Math.floor(at / 1000);
-    const headers = {
-      'webhook-id': delivery.id,
-      'webhook-timestamp': String(timestampS),
-      'webhook-signature': webhookSignature(this.secretsOf(endpoint, at), delivery.id, timestampS, body),
-    };
-    const result = await this.deps.sender.send(endpoint.url, headers, body);
+    const result = await this.send(endpoint, delivery, at);
     this.latency.observe(result.durationMs / 1000);
     const attempt: WebhookAttempt = {
       deliveryId: delivery.id,
@@ -426,8 +423,27 @@ export class WebhookDispatcher implements OutboxHandOff {
         ),
       );
     this.outcomes.inc({ outcome: gone ? 'disabled' : ok ? 'succeeded' : outcome.status === 'failed' ? 'failed' : 'retry' });
+    // A channel has no health of its own: its deliveries are retried on the schedule and logged.
+    if (endpoint.channel) return attempt;
     await this.noteHealth(endpoint, ok, result, at, gone, recorded);
     return attempt;
+  }
+
+  private async send(endpoint: WebhookEndpoint, delivery: WebhookDelivery, at: number): Promise<SendResult> {
+    if (endpoint.channel) {
+      const [message] = JSON.parse(delivery.events) as ChannelMessage[];
+      if (!this.deps.channelSender || !message)
+        return { statusCode: null, durationMs: 0, error: 'no channel sender', responseExcerpt: null, retryAfterS: null };
+      return this.deps.channelSender.send(endpoint.channel, message);
+    }
+    const body = this.bodyOf(endpoint, delivery, at);
+    const timestampS = Math.floor(at / 1000);
+    const headers = {
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(timestampS),
+      'webhook-signature': webhookSignature(this.secretsOf(endpoint, at), delivery.id, timestampS, body),
+    };
+    return this.deps.sender.send(endpoint.url, headers, body);
   }
 
   /** A retry due before the next poll is claimed when due (its record has ended the lease), not a poll later. */

@@ -43,6 +43,11 @@ export function alertRulesStore(db: Kysely<Schema>) {
       return (await db.selectFrom('alert_rules').selectAll().where('enabled', '=', 1).execute()).map(toRule);
     },
 
+    /** Every rule of the deployment, enabled or not (the channel view: a disabled rule's closings notify too). */
+    async listAll(): Promise<AlertRule[]> {
+      return (await db.selectFrom('alert_rules').selectAll().execute()).map(toRule);
+    },
+
     /** DuplicateKeyError when the new name is taken; undefined when there is no such rule. */
     async update(organizationId: string, id: string, patch: RulePatch, now: number): Promise<AlertRule | undefined> {
       const result = await insertUnique('alert rule', () =>
@@ -73,6 +78,9 @@ export function alertRulesStore(db: Kysely<Schema>) {
         .executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return false;
       await db.deleteFrom('alert_rule_states').where('rule_id', '=', id).execute();
+      // Its noise-control states go too (the closings of its periods were decided before, in this change).
+      await db.deleteFrom('notify_states').where('rule_key', '=', id).execute();
+      await db.deleteFrom('notify_digests').where('rule_key', '=', id).execute();
       return true;
     },
   };

@@ -42,6 +42,10 @@ export interface Schema {
   webhook_attempts: WebhookAttemptsTable;
   alert_rules: AlertRulesTable;
   alert_rule_states: AlertRuleStatesTable;
+  notification_channels: NotificationChannelsTable;
+  notify_states: NotifyStatesTable;
+  notify_digests: NotifyDigestsTable;
+  organization_alert_channels: OrganizationAlertChannelsTable;
 }
 
 export interface OrganizationsTable {
@@ -492,4 +496,41 @@ export interface AlertRuleStatesTable {
   organization_id: string;
   pending_since: number;
   value: number;
+}
+
+/** Migration 0031: an organization's notification channels (`recipients` a JSON array for e-mail, `url` for chat). */
+export interface NotificationChannelsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  type: string;
+  recipients: string | null;
+  url: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Migration 0031: per (rule, thing) what was last notified and when; the deferred deliveries of the latest state. */
+export interface NotifyStatesTable {
+  rule_key: string;
+  tuid: string;
+  last_state: string;
+  last_at: number;
+  deferred_ids: string | null;
+  deferred_base: string | null;
+}
+
+/** Migration 0031: per (channel, rule) the digest window, its single notifications and its digest delivery. */
+export interface NotifyDigestsTable {
+  channel_id: string;
+  rule_key: string;
+  window_start: number;
+  single_count: number;
+  digest_id: string | null;
+}
+
+/** Migration 0031: the channels each built-in alert type notifies (a JSON object of id arrays). */
+export interface OrganizationAlertChannelsTable {
+  organization_id: string;
+  channels: string;
 }

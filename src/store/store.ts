@@ -1,6 +1,7 @@
 import { alertsStore } from './alerts-store.js';
 import { alertRulesStore } from './alert-rules-store.js';
 import { rulePreviewStore } from './rule-preview-store.js';
+import { channelsStore } from './channels-store.js';
 import { ruleEvaluationStore } from './rule-evaluation-store.js';
 import { auditStore } from './audit-store.js';
 import { ambientTransactions } from './store-transaction.js';
@@ -94,6 +95,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     webhooks: webhooksStore(db, database.dialect),
     alertRules: alertRulesStore(db),
     rulePreview: rulePreviewStore(db),
+    channels: channelsStore(db),
     ruleEvaluation: ruleEvaluationStore(db, database.dialect, outbox),
   };
 }

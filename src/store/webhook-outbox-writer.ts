@@ -5,6 +5,8 @@ import type { Schema } from './schema.js';
 import type { AlertChange } from '../domain/alerts/alert-types.js';
 import { formatLocalDateTime } from '../domain/alerts/local-time.js';
 import { deliveryRow } from './webhooks-store.js';
+import { writeChannelOutbox } from './channel-outbox-writer.js';
+import type { ChannelRouting } from '../domain/channels/channel-types.js';
 
 /**
  * Where the store modules find the webhook endpoints to match their events against (the in-memory endpoint view):
@@ -14,6 +16,10 @@ export interface WebhookOutboxHolder {
   targets?: OutboxTargets;
   /** ALERT_TIMEZONE: alert times in `alert.*` events are formatted as REST formats them. */
   alertTimeZone?: string;
+  /** The notification channels' routing (SPEC section 13): alert changes also write their channels' deliveries. */
+  channels?: ChannelRouting;
+  /** PostgreSQL: noise-control states are locked while a transaction decides on them. */
+  postgres?: boolean;
 }
 
 /** An event of a cause other than ingest (an alert change, a command answer, a thing change). */
@@ -62,16 +68,19 @@ export async function writeOutbox(
 }
 
 /**
- * Writes the deliveries of alert changes (the built-in engine's and the rules'): only the changes some endpoint of
- * their organization wants are formatted at all, since a flapping rule makes many and most organizations want none.
+ * Writes the deliveries of alert changes (the built-in engine's and the rules'): their notification channels'
+ * (SPEC section 13), then the webhooks'. Only the changes some endpoint of their organization wants are formatted as
+ * webhook events at all, since a flapping rule makes many and most organizations want none.
  */
 export async function writeAlertOutbox(
   trx: Transaction<Schema> | Kysely<Schema>,
   holder: WebhookOutboxHolder,
   changes: readonly AlertChange[],
 ): Promise<void> {
+  if (changes.length === 0) return;
+  if (holder.channels) await writeChannelOutbox(trx, holder.channels, holder.postgres ?? false, changes);
   const targets = holder.targets;
-  if (!targets || changes.length === 0) return;
+  if (!targets) return;
   const wanted = changes.filter((change) => {
     const type = change.closedAt !== null ? 'alert.closed' : 'alert.opened';
     return targets.of(change.organizationId).some((t) => t.events.includes(type));

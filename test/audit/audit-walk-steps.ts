@@ -17,6 +17,8 @@ export interface WalkContext {
   deliveryId: string;
   /** An alert rule for the steps that change it. */
   ruleId: string;
+  /** A notification channel for the CLI's delete step. */
+  channelId: string;
   /** Open alert periods, one per acknowledgement step. */
   alertIds: number[];
   importFile: string;
@@ -33,9 +35,22 @@ export const walkFiles = {
   credentialFile: join(tmpdir(), `thingdesk-walk-credentials-${process.pid}.csv`),
 };
 
+/** A new chat channel of the walk's organization (its test attempt fails fast on port 9). */
+async function walkChannel(c: WalkContext): Promise<string> {
+  return (await c.rest.post('/notification-channels', { name: 'walk', type: 'chat', url: hookUrl })).body.data.id as string;
+}
+
 /** One valid call per REST write route, keyed as the OpenAPI document names it. */
 export function restSteps(c: WalkContext): Record<string, () => Promise<{ status: number; text: string }>> {
   return {
+    'POST /notification-channels': () =>
+      c.rest.post('/notification-channels', { name: 'rest walk', type: 'email', to: ['w@example.test'] }),
+    'PATCH /notification-channels/{id}': async () =>
+      c.rest.request('PATCH', `/notification-channels/${await walkChannel(c)}`, { body: { name: 'walked' } }),
+    'DELETE /notification-channels/{id}': async () => c.rest.delete(`/notification-channels/${await walkChannel(c)}`),
+    'POST /notification-channels/{id}/test': async () => c.rest.post(`/notification-channels/${await walkChannel(c)}/test`, {}),
+    'PATCH /organization': async () =>
+      c.rest.request('PATCH', '/organization', { body: { alert_channels: { 'battery low': [await walkChannel(c)] } } }),
     'POST /auth/client-token': () =>
       new RestClient(c.server).request('POST', '/auth/client-token', {
         body: { client_id: 'acme-client', client_secret: 'acme-client-secret-0123456789' },
@@ -154,6 +169,18 @@ export function mutationSteps(c: WalkContext): Record<string, () => Promise<{ bo
       const made = await c.rest.post('/alert-rules', { ...walkRule, name: 'gql gone' });
       return c.manager.client.request(`mutation { deleteAlertRule(id: "${made.body.data.id}") }`);
     },
+    createNotificationChannel: () =>
+      c.manager.client.request('mutation($i: NotificationChannelInput!) { createNotificationChannel(input: $i) { id } }', {
+        i: { name: 'gql walk', type: 'chat', url: hookUrl },
+      }),
+    updateNotificationChannel: async () =>
+      c.manager.client.request(`mutation { updateNotificationChannel(id: "${await walkChannel(c)}", input: { name: "w" }) { id } }`),
+    deleteNotificationChannel: async () =>
+      c.manager.client.request(`mutation { deleteNotificationChannel(id: "${await walkChannel(c)}") }`),
+    testNotificationChannel: async () =>
+      c.manager.client.request(`mutation { testNotificationChannel(id: "${await walkChannel(c)}") { durationMs } }`),
+    setAlertChannels: async () =>
+      c.manager.client.request(`mutation { setAlertChannels(input: { batteryLow: ["${await walkChannel(c)}"] }) }`),
   };
 }
 
@@ -201,6 +228,9 @@ export function cliSteps(c: WalkContext): Record<string, string[] | (() => strin
       '30',
     ],
     'rule list': { readsOnly: 'lists the alert rules' },
+    'channel create': ['channel', 'create', '--org', 'acme', '--name', 'cli walk', '--type', 'email', '--to', 'cli@example.test'],
+    'channel list': { readsOnly: 'lists the notification channels' },
+    'channel delete': () => ['channel', 'delete', '--org', 'acme', '--id', c.channelId],
     'webhook deliveries': { readsOnly: 'reads the delivery log' },
     'webhook replay': () => ['webhook', 'replay', '--org', 'acme', c.hookId, '--since', '0'],
     'things import': ['things', 'import', c.importFile, '--org', 'acme'],

@@ -46,6 +46,7 @@ describe('the audit walk: every write records', () => {
     await rest.post(`/webhooks/${c.hookId}/test`, {});
     c.deliveryId = (await rest.get(`/webhooks/${c.hookId}/deliveries`)).body.data[0].id;
     c.ruleId = (await rest.post('/alert-rules', { ...walkRule, name: 'walk' })).body.data.id;
+    c.channelId = (await rest.post('/notification-channels', { name: 'walk', type: 'chat', url: hookUrl })).body.data.id;
     for (let i = 0; i < 4; i += 1) {
       await rest.post(`/things/W-AL${i}/installations`, { installation_status: 'installed' });
       await c.server.app.store.alerts.open({ organizationId: 'acme', tuid: `W-AL${i}`, alertType: 'battery low', openedAt: Date.now() });

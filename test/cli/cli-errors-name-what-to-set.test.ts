@@ -29,6 +29,7 @@ const storeCommands: string[][] = [
   ['keys', 'reset'],
   ['webhook', 'list', '--org', 'acme'],
   ['rule', 'list', '--org', 'acme'],
+  ['channel', 'list', '--org', 'acme'],
   ['things', 'export', '--org', 'acme'],
   ['audit', 'verify'],
 ];

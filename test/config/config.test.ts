@@ -122,6 +122,13 @@ describe('configuration', () => {
     ['HEAP_GROWING_PERCENT', '301'],
     ['HEAP_GROWING_PERCENT', '-1'],
     ['HEAP_GROWING_PERCENT', '50%'],
+    ['SMTP_URL', 'mail.example.com:587'],
+    ['SMTP_URL', 'https://mail.example.com'],
+    ['SMTP_FROM', 'not an address'],
+    ['NOTIFY_MIN_INTERVAL_S', '-1'],
+    ['NOTIFY_DIGEST_THRESHOLD', '0'],
+    ['NOTIFY_DIGEST_THRESHOLD', '2.5'],
+    ['NOTIFY_DIGEST_WINDOW_S', '0'],
   ];
   for (const [variable, value] of invalid) {
     test(`${variable}=${JSON.stringify(value)} is refused naming ${variable}`, () => {
@@ -176,6 +183,23 @@ describe('configuration', () => {
     ]);
     assert.deepEqual(loadConfig({ CORS_ORIGINS: 'https://a.example:443' }).corsOrigins, ['https://a.example']);
     assert.equal(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, '*');
+  });
+
+  test('notifications: SMTP_URL unset by default, smtp:// and smtps:// kept, the noise-control defaults of SPEC 13', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(
+      [defaults.smtpUrl, defaults.smtpFrom, defaults.notifyMinIntervalS, defaults.notifyDigestThreshold, defaults.notifyDigestWindowS],
+      [undefined, 'thingdesk@localhost', 300, 20, 60],
+    );
+    const set = loadConfig({ SMTP_URL: 'smtps://u:p%40ss@smtp.example.com:465', SMTP_FROM: 'thingdesk <alerts@example.com>' });
+    assert.deepEqual([set.smtpUrl, set.smtpFrom], ['smtps://u:p%40ss@smtp.example.com:465', 'thingdesk <alerts@example.com>']);
+  });
+
+  test('an SMTP password never appears in a configuration error', () => {
+    assert.throws(
+      () => loadConfig({ SMTP_URL: 'https://admin:hunter2@mail.example.com' }),
+      (error: unknown) => error instanceof ConfigError && error.variable === 'SMTP_URL' && !error.message.includes('hunter2'),
+    );
   });
 
   test('a database password never appears in a configuration error', () => {

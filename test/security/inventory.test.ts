@@ -72,6 +72,15 @@ const endpoints: [method: string, path: string][] = [
   ['get', '/alert-rules/{id}'],
   ['patch', '/alert-rules/{id}'],
   ['delete', '/alert-rules/{id}'],
+  // SPEC section 13: notification channels, and the built-in alerts' channels.
+  ['post', '/notification-channels'],
+  ['get', '/notification-channels'],
+  ['get', '/notification-channels/{id}'],
+  ['patch', '/notification-channels/{id}'],
+  ['delete', '/notification-channels/{id}'],
+  ['post', '/notification-channels/{id}/test'],
+  ['get', '/notification-channels/{id}/deliveries'],
+  ['patch', '/organization'],
 ];
 
 describe('API inventory', () => {

@@ -7,6 +7,7 @@ import { mayDo } from '../auth/permissions.js';
 import type { Principal } from '../auth/principal.js';
 import type { DomainDeps } from '../domain-deps.js';
 import { conflict, DuplicateKeyError, forbidden, notFound, validationFailed } from '../errors.js';
+import { checkChannelIds } from '../channels/channel-service.js';
 import type { AlertRule, RuleInput } from './rule-types.js';
 import { checkClearThreshold, checkRuleInput, patchOf } from './rule-validation.js';
 
@@ -38,6 +39,12 @@ function checkWhole(rule: Pick<AlertRule, 'op' | 'threshold' | 'clearThreshold'>
   if (problem) throw validationFailed([problem]);
 }
 
+/** Every channel a rule lists is one of its organization's (another organization's id is refused as unknown). */
+async function checkChannels(deps: Pick<RuleDeps, 'store'>, organizationId: string, ids: readonly string[]): Promise<void> {
+  const problems = await checkChannelIds(deps, organizationId, 'channels', ids);
+  if (problems.length > 0) throw validationFailed(problems);
+}
+
 export async function createAlertRule(deps: RuleDeps, principal: Principal, input: RuleInput): Promise<AlertRule> {
   requireManager(principal);
   const problems = checkRuleInput(input, true);
@@ -62,6 +69,7 @@ export async function createAlertRule(deps: RuleDeps, principal: Principal, inpu
     updatedAt: now,
   };
   checkWhole(rule);
+  await checkChannels(deps, rule.organizationId, rule.channels);
   await withUniqueName(rule.name, () =>
     audited(deps, principal, ruleOperation(rule, 'alert_rule.create'), async () => {
       await deps.store.alertRules.create(rule);
@@ -90,6 +98,7 @@ export async function updateAlertRule(deps: RuleDeps, principal: Principal, id: 
   if (problems.length > 0) throw validationFailed(problems);
   const patch = patchOf(input);
   checkWhole({ ...current, ...patch });
+  if (patch.channels) await checkChannels(deps, principal.organizationId, patch.channels);
   const now = deps.clock.now();
   let closed: AlertChange[] = [];
   const updated = await withUniqueName(patch.name, () =>

@@ -16,6 +16,8 @@ export class WebhookEndpointView implements OutboxTargets {
   private unsubscribe: (() => void) | undefined;
   /** The dispatcher that takes this instance's new deliveries at their commit (set by the composition root). */
   handOff?: OutboxHandOff;
+  /** The notification channels, sent by the same dispatcher as endpoints of their own (set by the composition root). */
+  channels?: { asEndpoints(): readonly WebhookEndpoint[] };
 
   constructor(
     private readonly deps: { store: Pick<Store, 'webhooks'>; events: DomainEventBus },
@@ -45,15 +47,16 @@ export class WebhookEndpointView implements OutboxTargets {
 
   /** Every endpoint that may be sent to now. */
   enabled(): readonly WebhookEndpoint[] {
-    return this.endpoints.filter((e) => e.enabled);
+    return [...this.endpoints.filter((e) => e.enabled), ...(this.channels?.asEndpoints() ?? [])];
   }
 
+  /** The webhook endpoints (not the channels). */
   all(): readonly WebhookEndpoint[] {
     return this.endpoints;
   }
 
   get(id: string): WebhookEndpoint | undefined {
-    return this.endpoints.find((e) => e.id === id);
+    return this.endpoints.find((e) => e.id === id) ?? this.channels?.asEndpoints().find((e) => e.id === id);
   }
 
   private apply(endpoints: WebhookEndpoint[]): void {

@@ -1,3 +1,4 @@
+import type { NotificationChannel } from '../channels/channel-types.js';
 import type { AddressAllowList } from './address-rules.js';
 
 /** Webhooks (SPEC section 11): the records of the domain, free of HTTP and SQL. Times are Unix milliseconds. */
@@ -33,6 +34,8 @@ export interface WebhookEndpoint {
   health: WebhookHealth;
   createdAt: number;
   updatedAt: number;
+  /** Set when this is a notification channel (SPEC section 13) that the dispatcher sends through its channel sender. */
+  channel?: NotificationChannel;
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';

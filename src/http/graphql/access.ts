@@ -53,6 +53,8 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     webhookDeliveries: manager,
     alertRules: signedIn,
     alertRulePreview: signedIn,
+    notificationChannels: manager,
+    notificationChannelDeliveries: manager,
   },
   Mutation: {
     login: ['anonymous'],
@@ -90,6 +92,11 @@ export const operationAccess: Record<'Query' | 'Mutation' | 'Subscription', Reco
     createAlertRule: manager,
     updateAlertRule: manager,
     deleteAlertRule: manager,
+    createNotificationChannel: manager,
+    updateNotificationChannel: manager,
+    deleteNotificationChannel: manager,
+    testNotificationChannel: manager,
+    setAlertChannels: manager,
   },
   Subscription: {
     messages: signedIn,

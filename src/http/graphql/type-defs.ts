@@ -12,6 +12,7 @@ import { operatorWorkSdl } from './schema/operator-work.js';
 import { provisioningSdl } from './schema/provisioning.js';
 import { webhooksSdl } from './schema/webhooks.js';
 import { alertRulesSdl } from './schema/alert-rules.js';
+import { notificationChannelsSdl } from './schema/notification-channels.js';
 
 /**
  * The full GraphQL schema (SPEC section 4). Each role sees a part of it (access.ts); the fixed operations of the
@@ -39,4 +40,5 @@ export const typeDefs = [
   operationsSdl,
   operatorWorkSdl,
   alertRulesSdl,
+  notificationChannelsSdl,
 ].join('');

@@ -86,6 +86,17 @@ const webhook = {
 const webhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const webhookAttempt = { at: 1_700_000_600, status_code: 200, duration_ms: 42, error: null, response_excerpt: 'ok' };
 
+const mailChannel = {
+  id: 'nch_5c4b3a291807f6e3e2d1c0b9a8f47e6d',
+  name: 'shift lead',
+  type: 'email',
+  to: ['lead@example.com'],
+  url: null,
+  created_at: 1_700_000_000,
+  updated_at: 1_700_000_000,
+};
+const alertChannels = { 'battery low': [mailChannel.id], 'gateway connection lost': [mailChannel.id] };
+
 const alertRule = {
   id: 'rul_3e2d1c0b9a8f47e6d5c4b3a291807f6e',
   name: 'freezer too warm',
@@ -337,4 +348,33 @@ export const operationExamples: Readonly<Record<string, { request?: unknown; res
   getAlertRule: { response: { data: alertRule } },
   updateAlertRule: { request: { enabled: false }, response: { data: { ...alertRule, enabled: false } } },
   deleteAlertRule: { response: { data: { id: alertRule.id, deleted: true } } },
+  createNotificationChannel: {
+    request: { name: mailChannel.name, type: 'email', to: mailChannel.to },
+    response: { data: mailChannel },
+  },
+  listNotificationChannels: { response: { data: [mailChannel] } },
+  getNotificationChannel: { response: { data: mailChannel } },
+  updateNotificationChannel: {
+    request: { to: ['lead@example.com', 'night@example.com'] },
+    response: { data: { ...mailChannel, to: ['lead@example.com', 'night@example.com'] } },
+  },
+  deleteNotificationChannel: { response: { data: { id: mailChannel.id, deleted: true } } },
+  testNotificationChannel: { response: { data: { ...webhookAttempt, status_code: null, response_excerpt: '250 OK: queued' } } },
+  listNotificationChannelDeliveries: {
+    response: {
+      data: [
+        {
+          id: 'whd_1b2c3d4e5f60718293a4b5c6d7e8f90a',
+          event_types: ['alert.opened'],
+          event_count: 1,
+          status: 'succeeded',
+          created_at: 1_700_000_600,
+          next_attempt_at: null,
+          attempts: [{ ...webhookAttempt, status_code: null, response_excerpt: '250 OK: queued' }],
+        },
+      ],
+      next_cursor: null,
+    },
+  },
+  updateOrganization: { request: { alert_channels: alertChannels }, response: { data: { alert_channels: alertChannels } } },
 };

@@ -22,6 +22,7 @@ import { registerThingExportRoutes, registerThingImportRoutes } from './routes/t
 import { registerThingRoutes } from './routes/thing-routes.js';
 import { registerWebhookRoutes } from './routes/webhook-routes.js';
 import { registerAlertRuleRoutes } from './routes/alert-rule-routes.js';
+import { registerNotificationChannelRoutes } from './routes/notification-channel-routes.js';
 import { CatalogEvent, CatalogField, CatalogMessage } from './catalog-schemas.js';
 import { ErrorBody } from './schemas.js';
 
@@ -65,6 +66,7 @@ export function registerRest(app: FastifyInstance, deps: RestDeps): void {
       registerAuditRoutes(rest, deps);
       registerWebhookRoutes(rest, deps);
       registerAlertRuleRoutes(rest, deps);
+      registerNotificationChannelRoutes(rest, deps);
     },
     { prefix: deps.config.restBasePath },
   );

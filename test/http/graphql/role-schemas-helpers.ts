@@ -43,7 +43,17 @@ const readOnlyExtras = [
 /** SPEC section 16: every signed-in user changes their own password. */
 const signedInMutations = ['logout', 'refreshToken', 'changePassword'];
 // SPEC section 11: webhooks and their delivery log, for Managers only.
-const specManagerQueries = ['users', 'apiClients', 'mqttCredentials', 'auditLog', 'webhooks', 'webhookDeliveries'];
+// SPEC section 13: notification channels (they hold addresses and chat URLs) and their delivery log, for Managers only.
+const specManagerQueries = [
+  'users',
+  'apiClients',
+  'mqttCredentials',
+  'auditLog',
+  'webhooks',
+  'webhookDeliveries',
+  'notificationChannels',
+  'notificationChannelDeliveries',
+];
 // SPEC section 12: updateThing for Installers and Managers.
 const specInstallerMutations = ['setInstallationStatus', 'assignThingToGroup', 'updateThing'];
 /** Field-service mutations beyond the SPEC's list (issue 14: the studio assigns a selection of things at once). */
@@ -69,9 +79,22 @@ const specManagerMutations = [
   'createAlertRule',
   'updateAlertRule',
   'deleteAlertRule',
+  'createNotificationChannel',
+  'updateNotificationChannel',
+  'deleteNotificationChannel',
+  // SPEC section 13: built-in alerts notify too (PATCH /organization alert_channels).
+  'setAlertChannels',
 ];
 /** Manager mutations beyond the SPEC's list (testWebhook: SPEC 11's test event, for the studio). */
-const managerMutationExtras = ['renameGroup', 'setRetention', 'resetUserPassword', 'bulkUpdateThings', 'importThings', 'testWebhook'];
+const managerMutationExtras = [
+  'renameGroup',
+  'setRetention',
+  'resetUserPassword',
+  'bulkUpdateThings',
+  'importThings',
+  'testWebhook',
+  'testNotificationChannel',
+];
 
 /** What a platform operator's Managers see beyond a Manager's (issue 18's query; issue 32: no tenant's Manager). */
 const platformOperatorQueries = ['deployment'];

@@ -162,6 +162,23 @@ describe('the OpenAPI document over HTTP', () => {
     await call('PATCH', `/alert-rules/${ruleId}`, { op: 'above' });
     await call('DELETE', `/alert-rules/${ruleId}`);
     await call('DELETE', `/alert-rules/${ruleId}`);
+    const channel = (await call('POST', '/notification-channels', { name: 'contract', type: 'chat', url: 'http://localhost./hook' })).body
+      .data.id as string;
+    await call('POST', '/notification-channels', { name: 'contract', type: 'email', to: ['not an address'] });
+    await call('GET', '/notification-channels');
+    await call('GET', '/notification-channels', undefined, { auth: false });
+    await call('GET', `/notification-channels/${channel}`);
+    await call('GET', '/notification-channels/no-such-channel');
+    await call('PATCH', `/notification-channels/${channel}`, { name: 'contracted' });
+    await call('PATCH', `/notification-channels/${channel}`, { url: 'ftp://example.com' });
+    await call('POST', `/notification-channels/${channel}/test`);
+    await call('POST', '/notification-channels/no-such-channel/test');
+    await call('GET', `/notification-channels/${channel}/deliveries`);
+    await call('GET', '/notification-channels/no-such-channel/deliveries');
+    await call('PATCH', '/organization', { alert_channels: { 'battery low': [channel] } });
+    await call('PATCH', '/organization', { alert_channels: { 'battery low': ['no-such-channel'] } });
+    await call('DELETE', `/notification-channels/${channel}`);
+    await call('DELETE', `/notification-channels/${channel}`);
     const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId));
     for (const id of ids) {
       const statuses = [...(exercised.get(id) ?? [])];

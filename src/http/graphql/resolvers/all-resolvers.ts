@@ -21,6 +21,7 @@ import { thingResolvers } from './thing-resolvers.js';
 import { provisioningResolvers } from './provisioning-resolvers.js';
 import { webhookResolvers } from './webhook-resolvers.js';
 import { alertRuleResolvers } from './alert-rule-resolvers.js';
+import { notificationChannelResolvers } from './notification-channel-resolvers.js';
 
 /** Every resolver of the full schema, by type; each resource lives in its own file. */
 export function allResolvers(): IResolvers {
@@ -46,6 +47,7 @@ export function allResolvers(): IResolvers {
     provisioningResolvers,
     webhookResolvers,
     alertRuleResolvers,
+    notificationChannelResolvers,
   ] as IResolvers[];
   const merged: Record<string, Record<string, unknown>> = { JSON: GraphQLJSON as never };
   for (const group of groups) {

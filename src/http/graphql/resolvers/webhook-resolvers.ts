@@ -39,7 +39,7 @@ function presentWebhook(e: WebhookEndpoint) {
   };
 }
 
-function presentAttempt(a: WebhookAttempt) {
+export function presentAttempt(a: WebhookAttempt) {
   return {
     at: a.at / 1000,
     statusCode: a.statusCode,
@@ -49,7 +49,7 @@ function presentAttempt(a: WebhookAttempt) {
   };
 }
 
-function presentDelivery(d: DeliveryWithAttempts) {
+export function presentDelivery(d: DeliveryWithAttempts) {
   return {
     id: d.id,
     eventTypes: d.eventTypes,

@@ -3,6 +3,8 @@ import { getRetention } from '../../../domain/retention/retention-service.js';
 import { getOwnOrganization } from '../../../domain/identity/identity-queries.js';
 import type { RestApp, RestDeps } from '../rest-deps.js';
 import { dataOf, errors } from '../schemas.js';
+import { alertTypes } from '../../../domain/alerts/alert-types.js';
+import { setAlertChannels } from '../../../domain/channels/channel-service.js';
 
 const days = (description: string) => Type.Integer({ minimum: 0, description });
 const override = (description: string) => Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description });
@@ -15,6 +17,13 @@ export const OrganizationSettings = Type.Object({
   message_retention_override: override("The organization's own setting; null: the platform's default (MESSAGE_RETENTION_DAYS)"),
   rollup_retention_override: override("The organization's own setting; null: the platform's default (ROLLUP_RETENTION_DAYS)"),
 });
+
+const ChannelIds = Type.Array(Type.String(), { maxItems: 20 });
+const AlertChannels = Type.Object(Object.fromEntries(alertTypes.map((t) => [t, Type.Optional(ChannelIds)])), {
+  additionalProperties: false,
+  description: 'The notification channels each built-in alert type notifies when it opens or closes',
+});
+const OrganizationPatch = Type.Object({ alert_channels: AlertChannels }, { additionalProperties: false });
 
 /** `GET /organization`: the caller's organization and its settings (retention); Managers change them over GraphQL or the CLI. */
 export function registerOrganizationRoutes(app: RestApp, deps: RestDeps): void {
@@ -42,5 +51,22 @@ export function registerOrganizationRoutes(app: RestApp, deps: RestDeps): void {
         },
       };
     },
+  );
+
+  app.patch(
+    '/organization',
+    {
+      config: { fieldNames: { alertChannels: 'alert_channels' } },
+      schema: {
+        operationId: 'updateOrganization',
+        tags: ['organization'],
+        summary: 'Set which notification channels the built-in alerts notify (Managers)',
+        body: OrganizationPatch,
+        response: { 200: dataOf(Type.Object({ alert_channels: AlertChannels })), ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (request) => ({
+      data: { alert_channels: await setAlertChannels(deps, request.client, request.body.alert_channels) },
+    }),
   );
 }

@@ -81,14 +81,14 @@ const WebhookWithSecret = Type.Composite([
   Webhook,
   Type.Object({ secret: Type.String({ description: '`whsec_` + base64; shown at creation and rotation only' }) }),
 ]);
-const Attempt = Type.Object({
+export const Attempt = Type.Object({
   at: UnixSeconds,
   status_code: Type.Union([Type.Integer(), Type.Null()]),
   duration_ms: Type.Number(),
   error: Type.Union([Type.String(), Type.Null()]),
   response_excerpt: Type.Union([Type.String(), Type.Null()], { description: 'At most 4 KB of the response body' }),
 });
-const Delivery = Type.Object({
+export const Delivery = Type.Object({
   id: Type.String({ description: 'The `webhook-id` of every attempt of this delivery' }),
   event_types: Type.Array(Type.String()),
   event_count: Type.Integer(),
@@ -142,7 +142,7 @@ export function presentWebhook(e: WebhookEndpoint): Static<typeof Webhook> {
   };
 }
 
-function presentAttempt(a: WebhookAttempt): Static<typeof Attempt> {
+export function presentAttempt(a: WebhookAttempt): Static<typeof Attempt> {
   return {
     at: a.at / 1000,
     status_code: a.statusCode,
@@ -152,7 +152,7 @@ function presentAttempt(a: WebhookAttempt): Static<typeof Attempt> {
   };
 }
 
-function presentDelivery(d: DeliveryWithAttempts): Static<typeof Delivery> {
+export function presentDelivery(d: DeliveryWithAttempts): Static<typeof Delivery> {
   return {
     id: d.id,
     event_types: d.eventTypes,
