@@ -23,6 +23,15 @@ export function conditionOf(rule: RuleFacts): string {
   return `${rule.field} ${opSymbols[rule.op]} ${rule.threshold}`;
 }
 
+/**
+ * A subject is one line: a name or path holding a line break or another control character must not start a new
+ * header in an e-mail or a second line in a chat message.
+ */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
+
 /** The state an alert change notifies: `open` or `closed`. */
 export function stateOf(change: AlertChange): 'open' | 'closed' {
   return change.closedAt === null ? 'open' : 'closed';
@@ -37,7 +46,7 @@ export function alertMessage(
   const state = stateOf(change) === 'open' ? 'OPEN' : 'CLOSED';
   const severity = change.rule?.severity ?? builtInSeverity[change.alertType as AlertType] ?? 'warning';
   const what = rule ? conditionOf(rule) : change.alertType;
-  const subject = `[thingdesk] ${state} ${severity}: ${what} on ${change.tuid}`;
+  const subject = oneLine(`[thingdesk] ${state} ${severity}: ${what} on ${change.tuid}`);
   const at = change.closedAt ?? change.openedAt;
   const lines = [
     rule ? `Rule: ${rule.name} (${conditionOf(rule)})` : `Alert: ${change.alertType}`,
@@ -61,7 +70,7 @@ export function alertMessage(
 }
 
 export function digestMessage(what: string, severity: string, entries: readonly DigestEntry[], settings: MessageSettings): ChannelMessage {
-  const subject = `[thingdesk] OPEN ${severity}: ${what} on ${entries.length} more things`;
+  const subject = oneLine(`[thingdesk] OPEN ${severity}: ${what} on ${entries.length} more things`);
   const lines = entries.map(
     (e) => `${e.tuid}: value ${e.value ?? 'unknown'} at ${formatLocalDateTime(e.at, settings.timeZone)}${linkSuffix(settings, e.tuid)}`,
   );
@@ -76,7 +85,7 @@ function linkSuffix(settings: MessageSettings, tuid: string): string {
 export function testMessage(channelName: string): ChannelMessage {
   return {
     kind: 'test',
-    subject: `[thingdesk] Test notification for channel ${channelName}`,
+    subject: oneLine(`[thingdesk] Test notification for channel ${channelName}`),
     text: 'This channel works: thingdesk will send alert notifications here.',
   };
 }
