@@ -22,9 +22,10 @@ export type ChannelDeps = Pick<DomainDeps, 'store' | 'clock' | 'events' | 'webho
  * (`webhooksChanged`: the endpoint and channel views reload on every instance).
  */
 
+const mayManageChannels = (principal: Principal) => principal.kind !== 'user' || mayDo(principal.role, 'administer');
+
 function requireManager(principal: Principal): void {
-  if (principal.kind === 'user' && !mayDo(principal.role, 'administer'))
-    throw forbidden('Only Managers may see or change notification channels.');
+  if (!mayManageChannels(principal)) throw forbidden('Only Managers may see or change notification channels.');
 }
 
 const channelNotFound = (id: string) => notFound(`No notification channel ${id}.`);
@@ -184,8 +185,9 @@ export async function checkChannelIds(
   return unknown.length === 0 ? [] : [fieldProblem(field, `names no notification channel of this organization: ${unknown.join(', ')}`)];
 }
 
-/** The channels the built-in alerts notify. */
-export async function getAlertChannels(deps: Pick<DomainDeps, 'store'>, principal: Principal): Promise<AlertChannels> {
+/** The channels the built-in alerts notify; undefined for a role that may not see channels. */
+export async function getAlertChannels(deps: Pick<DomainDeps, 'store'>, principal: Principal): Promise<AlertChannels | undefined> {
+  if (!mayManageChannels(principal)) return undefined;
   return deps.store.channels.alertChannels(principal.organizationId);
 }
 

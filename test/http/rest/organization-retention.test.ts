@@ -49,6 +49,8 @@ for (const target of storeTargets) {
           rollup_retention_days: 0,
           message_retention_override: null,
           rollup_retention_override: null,
+          // An API client sees the channels, so it reads which ones the built-in alerts notify (none yet).
+          alert_channels: {},
         },
       });
       const set = dataOf(await manager.request(setRetention, { m: 30, r: 730 })).setRetention;

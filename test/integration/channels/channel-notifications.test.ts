@@ -180,6 +180,8 @@ for (const target of storeTargets) {
       const own = await rest.request('PATCH', '/organization', { body: { alert_channels: { 'battery low': [channel] } } });
       assert.equal(own.status, 200, own.text);
       assert.deepEqual(own.body.data.alert_channels, { 'battery low': [channel] });
+      assert.deepEqual((await rest.get('/organization')).body.data.alert_channels, { 'battery low': [channel] });
+      assert.deepEqual((await otherRest.get('/organization')).body.data.alert_channels, {}, 'the other organization reads its own, none');
       assert.equal((await rest.delete(`/notification-channels/${channel}`)).status, 200);
     });
 
