@@ -66,7 +66,8 @@ export class ChannelSender {
       secure,
       ...(url.username !== '' && { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
       pool: true,
-      maxConnections: 4,
+      // As many as a lane sends at once (WEBHOOK_CONCURRENCY's default): on a slow link each message costs five round trips.
+      maxConnections: 8,
       connectionTimeout: this.smtp.timeoutMs,
       greetingTimeout: this.smtp.timeoutMs,
       socketTimeout: this.smtp.timeoutMs,
