@@ -5,9 +5,9 @@ import { auditFields, type AuditFields } from '../audit/audit-types.js';
 import { mayDo } from '../auth/permissions.js';
 import type { Principal } from '../auth/principal.js';
 import type { DomainDeps } from '../domain-deps.js';
-import { fieldProblem, forbidden, invalidField, notFound, validationFailed, type FieldProblem } from '../errors.js';
+import { fieldProblem, forbidden, notFound, validationFailed, type FieldProblem } from '../errors.js';
 import { newWebhookId } from '../webhooks/outbox-rules.js';
-import { checkWebhookUrl } from '../webhooks/webhook-service.js';
+import { checkWebhookUrl, deliveryLogPage } from '../webhooks/webhook-service.js';
 import type { DeliveryWithAttempts, WebhookAttempt } from '../webhooks/webhook-types.js';
 import { testMessage } from './channel-messages.js';
 import type { AlertChannels, ChannelInput, ChannelType, NotificationChannel } from './channel-types.js';
@@ -144,8 +144,6 @@ export async function testChannel(deps: ChannelDeps, principal: Principal, id: s
   });
 }
 
-const listLimit = { min: 1, max: 200, default: 50 };
-
 /** The channel's delivery log, newest first, with every attempt. */
 export async function listChannelDeliveries(
   deps: Pick<DomainDeps, 'store'>,
@@ -154,19 +152,7 @@ export async function listChannelDeliveries(
   input: { limit?: number; cursor?: string },
 ): Promise<{ deliveries: DeliveryWithAttempts[]; nextCursor: string | null }> {
   await getChannel(deps, principal, id);
-  const limit = input.limit ?? listLimit.default;
-  if (!Number.isInteger(limit) || limit < listLimit.min || limit > listLimit.max)
-    throw invalidField('limit', `limit must be an integer from ${listLimit.min} to ${listLimit.max}`);
-  let after: { createdAt: number; id: string } | undefined;
-  if (input.cursor !== undefined) {
-    const [createdAt, deliveryId] = Buffer.from(input.cursor, 'base64url').toString('utf8').split('|');
-    if (!createdAt || !deliveryId || !Number.isFinite(Number(createdAt))) throw invalidField('cursor', 'cursor is not one this API gave');
-    after = { createdAt: Number(createdAt), id: deliveryId };
-  }
-  const deliveries = await deps.store.webhooks.listDeliveries(id, { limit, after });
-  const last = deliveries.at(-1);
-  const nextCursor = deliveries.length === limit && last ? Buffer.from(`${last.createdAt}|${last.id}`).toString('base64url') : null;
-  return { deliveries, nextCursor };
+  return deliveryLogPage(deps, id, { limit: input.limit, cursor: input.cursor });
 }
 
 /**

@@ -275,6 +275,18 @@ export async function listWebhookDeliveries(
   input: { status?: string; limit?: number; cursor?: string },
 ): Promise<{ deliveries: DeliveryWithAttempts[]; nextCursor: string | null }> {
   await getWebhook(deps, principal, id);
+  return deliveryLogPage(deps, id, input);
+}
+
+/**
+ * A page of one target's delivery log (a webhook endpoint's or a notification channel's), newest first, after the
+ * caller has checked the target is the principal's: the limit checked, the cursor read and the next one made.
+ */
+export async function deliveryLogPage(
+  deps: Pick<DomainDeps, 'store'>,
+  targetId: string,
+  input: { status?: string; limit?: number; cursor?: string },
+): Promise<{ deliveries: DeliveryWithAttempts[]; nextCursor: string | null }> {
   const { listLimit } = webhookLimits;
   const limit = input.limit ?? listLimit.default;
   if (!inRange(limit, listLimit)) throw invalidField('limit', `limit must be an integer from ${listLimit.min} to ${listLimit.max}`);
@@ -286,7 +298,11 @@ export async function listWebhookDeliveries(
     if (!createdAt || !deliveryId || !Number.isFinite(Number(createdAt))) throw invalidField('cursor', 'cursor is not one this API gave');
     after = { createdAt: Number(createdAt), id: deliveryId };
   }
-  const deliveries = await deps.store.webhooks.listDeliveries(id, { status: input.status as DeliveryStatus | undefined, limit, after });
+  const deliveries = await deps.store.webhooks.listDeliveries(targetId, {
+    status: input.status as DeliveryStatus | undefined,
+    limit,
+    after,
+  });
   const last = deliveries.at(-1);
   const nextCursor = deliveries.length === limit && last ? Buffer.from(`${last.createdAt}|${last.id}`).toString('base64url') : null;
   return { deliveries, nextCursor };
