@@ -63,7 +63,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': layerRule(
         ...edges.map((folder) => ({ regex: into(folder), message: 'The store imports no transport or edge.' })),
         {
-          regex: into('domain', '.*-types\\.js$|errors\\.js$|things/summary-rules\\.js$|messages/message-json\\.js$|groups/unassigned-group\\.js$|series/rollup-rules\\.js$|series/rollup-merge\\.js$|audit/audit-chain\\.js$|things/thing-labels\\.js$|webhooks/outbox-rules\\.js$|alerts/local-time\\.js$|channels/channel-messages\\.js$|channels/notify-rules\\.js$'),
+          regex: into('domain', '.*-types\\.js$|errors\\.js$|things/summary-rules\\.js$|messages/message-json\\.js$|groups/unassigned-group\\.js$|series/rollup-rules\\.js$|series/rollup-merge\\.js$|audit/audit-chain\\.js$|things/thing-labels\\.js$|webhooks/outbox-rules\\.js$|alerts/local-time\\.js$|channels/channel-messages\\.js$|channels/notify-rules\\.js$|rules/rule-preview-bounds\\.js$'),
           allowTypeImports: true,
           message: 'The store imports domain types and pure rule functions only.',
         },

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RuleScope } from '../domain/rules/rule-types.js';
 import { unassignedGroupId } from '../domain/groups/unassigned-group.js';
+import { previewScanRows } from '../domain/rules/rule-preview-bounds.js';
 import type { Schema } from './schema.js';
 
 export type RulePreviewStore = ReturnType<typeof rulePreviewStore>;
@@ -11,12 +12,6 @@ export interface LatestMessage {
   body: string;
   receivedAt: number;
 }
-
-/**
- * How far back the preview looks for a thing's last message of the rule's id: the thing's newest rows only, a
- * range read of the primary key, so a thing that never sends the id costs this many rows at most, not its history.
- */
-export const previewScanRows = 1000;
 
 /**
  * Reads of the rule form's preview (SPEC section 13): the things a scope covers and their last messages of an id.

@@ -5,8 +5,7 @@ import { valueAt } from './rule-conditions.js';
 import type { RuleScope } from './rule-types.js';
 import { checkRuleInput, patchOf } from './rule-validation.js';
 
-/** How many things the preview shows the last value of (the most recently heard in the scope). */
-export const previewSampleLimit = 10;
+import { previewSampleLimit } from './rule-preview-bounds.js';
 
 export interface RulePreviewInput {
   tsmId?: unknown;

@@ -3,6 +3,7 @@ import { seriesFieldsRecentMessages } from '../series/series-fields.js';
 import { seriesMaxPoints } from '../series/series-query.js';
 import { groupListLimit } from '../groups/group-service.js';
 import { hourSeconds } from '../series/rollup-rules.js';
+import { previewSampleLimit, previewScanRows } from '../rules/rule-preview-bounds.js';
 import { thingPageLimit } from '../things/thing-queries.js';
 
 /**
@@ -39,6 +40,12 @@ export const readCosts = {
   fleetHealth(input: { limit?: unknown }): number {
     return 10_000 + 4 * numberOr(input.limit, fleetHealthLimits.limit.default);
   },
+
+  /**
+   * A rule's preview: the scope's things counted (a fleet, as for the overview) and, on each of the sampled things,
+   * its newest messages scanned for the rule's id.
+   */
+  rulePreview: 10_000 + previewSampleLimit * previewScanRows,
 
   /** A thing's series fields: its newest messages are read and parsed. */
   seriesFields: seriesFieldsRecentMessages,

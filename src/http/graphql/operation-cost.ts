@@ -35,6 +35,7 @@ const fieldCosts: Record<string, { own?: (args: Arguments) => number; items?: (a
   'Query.gateways': { items: readCosts.thingPage },
   'GatewayDetail.things': { items: () => readCosts.groupThings },
   'Thing.seriesFields': { own: () => readCosts.seriesFields },
+  'Query.alertRulePreview': { own: () => readCosts.rulePreview },
   'GroupThings.things': { items: () => readCosts.groupThings },
 };
 

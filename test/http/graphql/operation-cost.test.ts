@@ -58,6 +58,13 @@ describe('GraphQL cost budget per request (GRAPHQL_COST_LIMIT 50000)', () => {
     assertRan(await viewer.request(`{ ${aliased(20, 'messages(tuid: "S-1", limit: 100)')} }`));
   });
 
+  test('aliased rule previews are refused past the budget: each counts a fleet and scans 10 things of 1000 messages', async () => {
+    const previewOf = 'alertRulePreview(tsmId: 12100, field: "temp") { thingCount }';
+    const { cost } = assertOverBudget(await viewer.request(`{ ${aliased(3, previewOf)} }`));
+    assert.equal(cost, 3 * (10_000 + 10 * 1000));
+    assertRan(await viewer.request(`{ ${aliased(2, previewOf)} }`));
+  });
+
   test('fragments count where they are spread, as often as they are spread', async () => {
     const document = `{ ...Ten ...Ten } fragment Ten on Query { ${aliased(10, 'messages(tuid: "S-1", limit: 5000)')} }`;
     const { cost } = assertOverBudget(await viewer.request(document));

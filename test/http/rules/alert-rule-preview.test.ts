@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createMqttCredential, createOrganization } from '../../../src/domain/identity/identity-service.js';
-import { previewSampleLimit } from '../../../src/domain/rules/rule-preview.js';
+import { previewSampleLimit } from '../../../src/domain/rules/rule-preview-bounds.js';
 import { cleanupStores, storeTargets } from '../../helpers/databases.js';
 import { assertBadInput, dataOf, signInAs, type SignedInUser } from '../../helpers/graphql-users.js';
 import { connectMqtt } from '../../helpers/mqtt-clients.js';
