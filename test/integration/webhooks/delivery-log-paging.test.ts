@@ -46,10 +46,10 @@ for (const target of storeTargets) {
         assert.equal(refused.status, 400, `${query}: ${refused.text}`);
         assert.equal(refused.body.errors[0].field, field, query);
       }
-      const first = await until(async () => {
-        const page = await rest.get(`/webhooks/${hook.id}/deliveries?limit=1&status=succeeded`);
-        return page.body.data.length === 1 && page.body.next_cursor ? page.body : undefined;
-      });
+      // The receiver has both before their 200s are recorded: wait until the log shows both succeeded.
+      await until(async () => (await rest.get(`/webhooks/${hook.id}/deliveries?status=succeeded`)).body.data.length === 2 || undefined);
+      const first = (await rest.get(`/webhooks/${hook.id}/deliveries?limit=1&status=succeeded`)).body;
+      assert.equal(first.data.length, 1);
       const second = (await rest.get(`/webhooks/${hook.id}/deliveries?limit=1&status=succeeded&cursor=${first.next_cursor}`)).body;
       assert.equal(second.data.length, 1);
       assert.notEqual(second.data[0].id, first.data[0].id);
