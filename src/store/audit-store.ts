@@ -32,6 +32,7 @@ export function auditStore(
   db: Kysely<Schema>,
   dialect: Dialect,
   sqlite?: { connection: SqliteConnection; directReads: SqliteDirectReads },
+  atCommit: (statement: string) => boolean = () => false,
 ) {
   const sqliteConnection = sqlite?.connection;
   const directReads = sqlite?.directReads;
@@ -69,19 +70,24 @@ export function auditStore(
     /**
      * Numbers and chains `entry` under the organization's head, in the caller's transaction. The cost is the
      * mutation's (SPEC 14: at most 10 %): on PostgreSQL one statement (lock the head, insert the entry hashed by the
-     * server, move the head: one round trip); on SQLite prepared statements on the writer's connection, which the
-     * caller's transaction holds.
+     * server, move the head), sent with the transaction's COMMIT, so it costs no round trip of its own and holds the
+     * head only while committing; on SQLite prepared statements on the writer's connection, which the caller's
+     * transaction holds.
      */
-    async append(entry: NewAuditEntry): Promise<AuditEntry> {
-      if (sqliteAppend && sqliteConnection?.inTransaction) return sqliteAppend(entry);
+    async append(entry: NewAuditEntry): Promise<void> {
+      if (sqliteAppend && sqliteConnection?.inTransaction) {
+        sqliteAppend(entry);
+        return;
+      }
       if (dialect === 'postgres') {
-        const appended = await appendPostgres(db, entry);
-        if (appended) return appended;
+        if (atCommit(postgresAppend.atCommit(entry))) return;
+        if (await appendPostgres(db, entry)) return;
         // The organization's first entry: its head row is made once, then only locked and moved.
         await insertHead(entry.organizationId);
-        return (await appendPostgres(db, entry))!;
+        await appendPostgres(db, entry);
+        return;
       }
-      return appendWithQueryBuilder(entry);
+      await appendWithQueryBuilder(entry);
     },
 
     head: (organizationId: string) => head(organizationId, false),
@@ -191,13 +197,10 @@ export function auditStore(
   };
 }
 
-/** PostgreSQL's append in one round trip (`postgresAppend`); undefined when the head does not exist yet. */
-async function appendPostgres(db: Kysely<Schema>, entry: NewAuditEntry): Promise<AuditEntry | undefined> {
-  const result = await db.executeQuery<{ entry_id: number; entry_hash: string }>(
-    CompiledQuery.raw(postgresAppend.text, postgresAppend.values(entry)),
-  );
-  const row = result.rows[0];
-  return row && { ...entry, id: Number(row.entry_id), hash: row.entry_hash };
+/** PostgreSQL's append in one round trip (`postgresAppend`); false (nothing written) when the head does not exist yet. */
+async function appendPostgres(db: Kysely<Schema>, entry: NewAuditEntry): Promise<boolean> {
+  const result = await db.executeQuery(CompiledQuery.raw(postgresAppend.text, postgresAppend.values(entry)));
+  return result.rows.length > 0;
 }
 
 function toRow(entry: AuditEntry): AuditEntriesTable {

@@ -49,7 +49,7 @@ export interface StoreOptions {
 export function createStore(database: Database, options: StoreOptions = {}) {
   const { driver } = database;
   // Every module runs its queries in the transaction of Store.transaction when called inside one.
-  const { ambientDb: db, transaction } = ambientTransactions(database.db);
+  const { ambientDb: db, transaction, atCommit } = ambientTransactions(database.db, database.dialect);
   const outbox = options.webhookOutbox ?? {};
   const directReads = driver.dialect === 'sqlite' ? new SqliteDirectReads(driver.connection) : undefined;
   // SQLite's heavy reads (series, long message pages, exports, the fleet overview) run on reader threads.
@@ -65,6 +65,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
       db,
       database.dialect,
       driver.dialect === 'sqlite' ? { connection: driver.connection, directReads: directReads! } : undefined,
+      atCommit,
     ),
     organizations: organizationsStore(db),
     retention: retentionSettingsStore(db, directReads),

@@ -65,7 +65,7 @@ export async function recordAudit(
   deps: AuditDeps,
   principal: Principal | undefined,
   operation: AuditedOperation & { outcome: AuditOutcome; details?: AuditFields; context?: Partial<AuditContext> },
-): Promise<AuditEntry> {
+): Promise<void> {
   const context = { ...auditContextOf(principal), ...operation.context };
   return deps.store.transaction(() =>
     deps.store.audit.append(entryOf(deps, context, operation, changesOf(undefined, undefined, operation.details), operation.outcome)),

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { canonicalAroundId, entryHash } from '../../domain/audit/audit-chain.js';
 import type { AuditEntry } from '../../domain/audit/audit-types.js';
 
@@ -58,7 +59,23 @@ export const postgresAppend = {
     const row = rowOf({ ...entry, id: 0, hash: '' });
     return [...row.slice(0, 1), ...row.slice(2, 14), beforeId, afterId];
   },
+  /**
+   * The same as complete SQL to send with a COMMIT (Store.transaction's `atCommit`, which takes no parameters): the
+   * head made if missing, then the call, its values as escaped literals.
+   */
+  atCommit(entry: Omit<AuditEntry, 'id' | 'hash'>): string {
+    const literals = postgresAppend.values(entry).map(sqlLiteral).join(', ');
+    return `${headInsert.replace('$1', sqlLiteral(entry.organizationId))};\nselect audit_append(${literals})`;
+  },
 };
+
+/** A value as a PostgreSQL literal: text escaped by node-postgres's escapeLiteral, integers as digits, null. */
+function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  throw new TypeError(`no SQL literal for ${typeof value}`);
+}
 
 /** Appends claim entries on PostgreSQL inside the batch's transaction (`query` runs on its client). */
 export async function appendClaimsPostgres(
@@ -85,9 +102,14 @@ export function sqliteClaimAppender(connection: {
   const selectHead = connection.prepare('select last_id, last_hash from audit_heads where organization_id = ?');
   const insertEntry = connection.prepare(positional(entryInsert));
   const updateHead = connection.prepare('update audit_heads set last_id = ?, last_hash = ? where organization_id = ?');
+  const headOf = (organizationId: string) => selectHead.get(organizationId) as { last_id: number; last_hash: string } | undefined;
   return (entry) => {
-    insertHead.run(entry.organizationId);
-    const head = selectHead.get(entry.organizationId) as { last_id: number; last_hash: string };
+    // The head is made once, by the organization's first entry.
+    let head = headOf(entry.organizationId);
+    if (!head) {
+      insertHead.run(entry.organizationId);
+      head = headOf(entry.organizationId)!;
+    }
     const numbered = { ...entry, id: Number(head.last_id) + 1 };
     const hash = entryHash(head.last_hash, numbered);
     insertEntry.run(...rowOf({ ...numbered, hash }));
