@@ -84,8 +84,7 @@ export async function writeAlertOutbox(
   changes: readonly AlertChange[],
 ): Promise<void> {
   if (changes.length === 0) return;
-  if (holder.channels)
-    await writeChannelOutbox(trx, holder.channels, holder.postgres ?? false, changes, holder.clock?.now() ?? Date.now());
+  if (holder.channels) await writeChannelOutbox(trx, holder.channels, holder.postgres ?? false, changes, holder.clock?.now() ?? Date.now());
   const targets = holder.targets;
   if (!targets) return;
   const wanted = changes.filter((change) => {
