@@ -158,7 +158,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     if (database.driver.dialect === 'sqlite') database.driver.readers?.prestart();
     // Every store call is timed by operation (thingdesk_store_query_duration_seconds), on both dialects.
     // Filled once the webhook endpoints are loaded: the store's writes add their webhook deliveries (the outbox).
-    const webhookOutbox: WebhookOutboxHolder = { alertTimeZone: config.alertTimeZone };
+    const webhookOutbox: WebhookOutboxHolder = { alertTimeZone: config.alertTimeZone, clock };
     const storeOptions = { exportConnections: config.exportConnections, webhookOutbox };
     const store = timedStore(createStore(database, storeOptions), (operation) => metrics.storeQuerySeconds.observer(operation));
     // Their private parts are sealed under a key kept outside the store (signing-key-sealing.ts).

@@ -196,7 +196,7 @@ export interface Config {
   smtpFrom: string;
   /** Noise control: seconds between two notifications of one (rule, thing). */
   notifyMinIntervalS: number;
-  /** Noise control: openings per rule and channel notified singly in a digest window; later ones in one digest. */
+  /** Noise control: openings per rule and channel notified singly in any digest window (sliding); later ones in one digest. */
   notifyDigestThreshold: number;
   /** Noise control: the digest window (seconds; SPEC: 60). */
   notifyDigestWindowS: number;

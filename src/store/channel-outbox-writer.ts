@@ -18,7 +18,8 @@ interface Routed {
  * Writes the notification deliveries of alert changes (SPEC section 13) in the change's transaction, as outbox rows
  * of the channels (`webhook_deliveries`, endpoint id the channel's), after noise control: per (rule, thing) at most
  * one per NOTIFY_MIN_INTERVAL_S (later changes wait for the interval's end, carrying the latest state), per
- * (channel, rule) at most NOTIFY_DIGEST_THRESHOLD openings singly per window (the rest in one digest). Which channels
+ * (channel, rule) at most NOTIFY_DIGEST_THRESHOLD messages in any NOTIFY_DIGEST_WINDOW_S (the rest of the openings in
+ * one digest; notify-rules.ts decides). Which channels
  * a change notifies comes from the in-memory channel view; the states are read once per call for all its changes
  * (locked on PostgreSQL, so two instances do not both send) and written back before the commit.
  */
@@ -59,9 +60,9 @@ export async function writeChannelOutbox(
   const digests = new Map<string, DigestState>();
   for (const row of digestRows)
     digests.set(`${row.channel_id}|${row.rule_key}`, {
-      windowStart: Number(row.window_start),
-      singleCount: row.single_count,
+      recentSends: JSON.parse(row.recent_sends) as [number, number][],
       digestId: row.digest_id,
+      digestDueAt: row.digest_due_at === null ? null : Number(row.digest_due_at),
     });
   const thingFacts = new Map(
     things.map((t) => [t.tuid, { groupId: t.group_id, name: t.name, labels: JSON.parse(t.labels || '{}') as Record<string, string> }]),
@@ -213,9 +214,9 @@ export async function writeChannelOutbox(
     return {
       channel_id: channelId,
       rule_key: ruleKey,
-      window_start: digest.windowStart,
-      single_count: digest.singleCount,
+      recent_sends: JSON.stringify(digest.recentSends),
       digest_id: digest.digestId,
+      digest_due_at: digest.digestDueAt,
     };
   });
   if (digestValues.length > 0)
@@ -224,9 +225,9 @@ export async function writeChannelOutbox(
       .values(digestValues)
       .onConflict((oc) =>
         oc.columns(['channel_id', 'rule_key']).doUpdateSet((eb) => ({
-          window_start: eb.ref('excluded.window_start'),
-          single_count: eb.ref('excluded.single_count'),
+          recent_sends: eb.ref('excluded.recent_sends'),
           digest_id: eb.ref('excluded.digest_id'),
+          digest_due_at: eb.ref('excluded.digest_due_at'),
         })),
       )
       .execute();

@@ -520,13 +520,15 @@ export interface NotifyStatesTable {
   deferred_base: string | null;
 }
 
-/** Migration 0031: per (channel, rule) the digest window, its single notifications and its digest delivery. */
+/** Migrations 0031 and 0032: per (channel, rule) the latest messages sent and the pending digest (a sliding window). */
 export interface NotifyDigestsTable {
   channel_id: string;
   rule_key: string;
-  window_start: number;
-  single_count: number;
+  /** Migration 0032: the messages sent in the last window, JSON [time rounded up to a 60th of the window, count] pairs. */
+  recent_sends: string;
   digest_id: string | null;
+  /** Migration 0032: when the pending digest is sent; null: none pending. */
+  digest_due_at: number | null;
 }
 
 /** Migration 0031: the channels each built-in alert type notifies (a JSON object of id arrays). */

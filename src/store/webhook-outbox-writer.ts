@@ -7,6 +7,7 @@ import { formatLocalDateTime } from '../domain/alerts/local-time.js';
 import { deliveryRow } from './webhooks-store.js';
 import { writeChannelOutbox } from './channel-outbox-writer.js';
 import type { ChannelRouting } from '../domain/channels/channel-types.js';
+import type { Clock } from '../domain/clock.js';
 
 /**
  * Where the store modules find the webhook endpoints to match their events against (the in-memory endpoint view):
@@ -20,6 +21,11 @@ export interface WebhookOutboxHolder {
   channels?: ChannelRouting;
   /** PostgreSQL: noise-control states are locked while a transaction decides on them. */
   postgres?: boolean;
+  /**
+   * The platform's clock: noise control decides and dates its deliveries on it, as the dispatcher sends them on it
+   * (a test's manual clock moves both). The system clock when absent.
+   */
+  clock?: Clock;
 }
 
 /** An event of a cause other than ingest (an alert change, a command answer, a thing change). */
@@ -78,7 +84,7 @@ export async function writeAlertOutbox(
   changes: readonly AlertChange[],
 ): Promise<void> {
   if (changes.length === 0) return;
-  if (holder.channels) await writeChannelOutbox(trx, holder.channels, holder.postgres ?? false, changes);
+  if (holder.channels) await writeChannelOutbox(trx, holder.channels, holder.postgres ?? false, changes, holder.clock?.now() ?? Date.now());
   const targets = holder.targets;
   if (!targets) return;
   const wanted = changes.filter((change) => {

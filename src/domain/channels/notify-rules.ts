@@ -56,22 +56,54 @@ export function decideInterval(
   return { action: 'defer', dueAt, next: { lastState: state, lastAt: dueAt, deferredIds: [], deferredBase: settled.lastState } };
 }
 
-/** Per (channel, rule): the current window, how many openings went singly in it, and its digest delivery. */
+/**
+ * Per (channel, rule): the messages sent in the last window (singles, and digests once due) and the digest collecting
+ * openings. Bounded whatever the threshold: send times are kept rounded up to a 60th of the window, as
+ * [rounded time, count] pairs, none older than the window (at most 62 pairs).
+ */
 export interface DigestState {
-  windowStart: number;
-  singleCount: number;
+  /** [send time rounded up to a 60th of the window, messages sent in that 60th], oldest first. */
+  recentSends: [number, number][];
+  /** The pending digest delivery (null until the writer has written it). */
   digestId: string | null;
+  /** When the pending digest is sent; null: no digest pending. */
+  digestDueAt: number | null;
 }
 
 export type DigestDecision =
   | { action: 'single'; next: DigestState }
-  /** Into the window's digest (a new one due at `dueAt` when `digestId` is null). */
+  /** Into the pending digest, due at `dueAt` (a new one when `next.digestId` is null). */
   | { action: 'digest'; dueAt: number; next: DigestState };
 
-/** NOTIFY_DIGEST_THRESHOLD per rule and channel: at most that many openings singly in a window, the rest in one digest. */
+/** The resolution send times are kept at: a 60th of the window (1 s of a minute), at least 1 ms. */
+export const digestStepMs = (windowMs: number) => Math.max(1, Math.floor(windowMs / 60));
+
+/** `sends` with one more message sent at `at`, rounded up to its step (it counts a little longer, never shorter). */
+function withSend(sends: [number, number][], at: number, stepMs: number): [number, number][] {
+  const end = Math.ceil(at / stepMs) * stepMs;
+  const last = sends.at(-1);
+  if (last && last[0] === end) return [...sends.slice(0, -1), [end, last[1] + 1]];
+  return [...sends, [end, 1]];
+}
+
+/**
+ * NOTIFY_DIGEST_THRESHOLD per rule and channel, in a sliding window of NOTIFY_DIGEST_WINDOW_S: an opening goes singly
+ * when fewer than the threshold messages were sent in the last window (a message sent at t counts until t + window,
+ * t rounded up to a 60th of the window); otherwise it starts a digest due one window later, which the openings until
+ * then join. The digest counts as one message from when it is due. So no window of that length holds more than the
+ * threshold of messages, and a burst gives the threshold of singles and one digest per window.
+ */
 export function decideDigest(current: DigestState | undefined, now: number, threshold: number, windowMs: number): DigestDecision {
-  if (!current || now >= current.windowStart + windowMs)
-    return { action: 'single', next: { windowStart: now, singleCount: 1, digestId: null } };
-  if (current.singleCount < threshold) return { action: 'single', next: { ...current, singleCount: current.singleCount + 1 } };
-  return { action: 'digest', dueAt: current.windowStart + windowMs, next: current };
+  const stepMs = digestStepMs(windowMs);
+  const pending = current?.digestDueAt ?? null;
+  if (pending !== null && now < pending) return { action: 'digest', dueAt: pending, next: current! };
+  // A digest that came due went out then: it is one of the messages of the window.
+  let sends = current?.recentSends ?? [];
+  if (pending !== null) sends = withSend(sends, pending, stepMs);
+  const recent = sends.filter(([end]) => end > now - windowMs);
+  const count = recent.reduce((sum, [, n]) => sum + n, 0);
+  if (count < threshold)
+    return { action: 'single', next: { recentSends: withSend(recent, now, stepMs), digestId: null, digestDueAt: null } };
+  const dueAt = now + windowMs;
+  return { action: 'digest', dueAt, next: { recentSends: recent, digestId: null, digestDueAt: dueAt } };
 }
