@@ -122,7 +122,9 @@ describe('the audit walk: every write records', () => {
       const entry = steps[name]!;
       if ('readsOnly' in entry) continue;
       const { step, exitCode } =
-        'args' in entry ? { step: entry.args(), exitCode: entry.exitCode } : { step: typeof entry === 'function' ? entry() : entry, exitCode: 0 };
+        'args' in entry
+          ? { step: entry.args(), exitCode: entry.exitCode }
+          : { step: typeof entry === 'function' ? entry() : entry, exitCode: 0 };
       const organization = name === 'org create' ? 'walk' : 'acme';
       const added = await entriesAddedBy(
         c.server,

@@ -95,7 +95,10 @@ describe('thingdesk channel', () => {
     const refused = await runThingdesk(['channel', 'update', channel.id, '--org', 'acme', '--url', 'http://10.0.0.1/hook'], env);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /--url/);
-    const updated = await runThingdesk(['channel', 'update', channel.id, '--org', 'acme', '--url', `${chat.url}/second-secret`, '--json'], env);
+    const updated = await runThingdesk(
+      ['channel', 'update', channel.id, '--org', 'acme', '--url', `${chat.url}/second-secret`, '--json'],
+      env,
+    );
     assert.equal(updated.code, 0, updated.stderr);
     assert.ok(!updated.stdout.includes('second-secret'), updated.stdout);
     const stored = await server.app.store.channels.get('acme', channel.id);

@@ -77,7 +77,10 @@ describe('studio: notification channels', { skip: browserSkipReason }, () => {
 
     await mailRow.getByRole('button', { name: 'Delivery log of shift lead' }).click();
     const log = page.getByRole('region', { name: 'Deliveries of shift lead' });
-    await log.locator('li').filter({ hasText: /accepted, \d+\s+ms/ }).waitFor();
+    await log
+      .locator('li')
+      .filter({ hasText: /accepted, \d+\s+ms/ })
+      .waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await saveScreenshot(page, 'channels');
 

@@ -113,7 +113,7 @@ export function registerChannelCommands(program: Command, io: CliIo): void {
 
   channel
     .command('test')
-    .description('send a test notification now (logged in the channel\'s deliveries) and print the attempt')
+    .description("send a test notification now (logged in the channel's deliveries) and print the attempt")
     .argument('<channelId>', 'the channel id')
     .requiredOption('--org <organizationId>', 'organization id')
     .option('--json', 'print the result as JSON')
