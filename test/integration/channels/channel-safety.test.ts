@@ -144,7 +144,10 @@ describe('notification channel safety', () => {
     const url = `${chat.url.replace('/hook', '')}/hooks/${marker}`;
     const created = await createChannel({ name: 'secret chat', type: 'chat', url });
     assert.equal(created.url, url, 'the creation answers the URL once');
-    await createRule(rest, { name: 'secret rule', threshold: 60, channels: [created.id] });
+    // A chat URL nobody answers at: its failed attempts and retries are logged too.
+    const marker3 = `SECRET-${randomBytes(12).toString('hex')}`;
+    const dead = await createChannel({ name: 'dead secret chat', type: 'chat', url: `http://127.0.0.1:9/hooks/${marker3}` });
+    await createRule(rest, { name: 'secret rule', threshold: 60, channels: [created.id, dead.id] });
     await until(() => server.app.store.channels.get('acme', created.id), 5000, 'channel');
 
     const tested = await rest.post(`/notification-channels/${created.id}/test`, {});
@@ -152,6 +155,10 @@ describe('notification channel safety', () => {
     assert.equal(tested.body.data.status_code, 200);
     await send(server, [{ tuid: 'SECRET-1', temp: 61 }]);
     await until(() => chat.received.some((r) => r.path.includes(marker) && r.body.includes('on SECRET-1')) || undefined, 10_000, 'alert');
+    await until(async () => (await deliveries(dead.id)).some((d) => d.status === 'failed') || undefined, 20_000, 'the dead chat failed');
+    const deadTest = await rest.post(`/notification-channels/${dead.id}/test`, {});
+    assert.equal(deadTest.status, 200, deadTest.text);
+    assert.ok(deadTest.body.data.error, deadTest.text);
     // Refused change (the error must not echo the URL either), then a real change to another secret URL.
     const marker2 = `SECRET-${randomBytes(12).toString('hex')}`;
     const refused = await rest.request('PATCH', `/notification-channels/${created.id}`, {
@@ -165,6 +172,8 @@ describe('notification channel safety', () => {
     const gql = await rest.post('/graphql', { query: '{ notificationChannels { id url } }' });
 
     const responses = [
+      deadTest.text,
+      (await rest.get(`/notification-channels/${dead.id}/deliveries`)).text,
       (await rest.get('/notification-channels')).text,
       (await rest.get(`/notification-channels/${created.id}`)).text,
       (await rest.get(`/notification-channels/${created.id}/deliveries`)).text,
@@ -174,7 +183,7 @@ describe('notification channel safety', () => {
       gql.text,
     ];
     for (const text of responses) {
-      assert.ok(!text.includes(marker), `the chat URL is in a response: ${text}`);
+      assert.ok(!text.includes(marker) && !text.includes(marker3), `the chat URL is in a response: ${text}`);
       assert.ok(!text.includes(marker2), `the changed chat URL is in a response: ${text}`);
     }
     const listed = ((await rest.get('/notification-channels')).body.data as { id: string; url: string }[]).find(
@@ -186,11 +195,10 @@ describe('notification channel safety', () => {
     const audit = await rest.get('/audit?limit=200');
     assert.equal(audit.status, 200, audit.text);
     assert.ok(audit.text.includes(created.id), 'the audit log has the channel');
-    assert.ok(!audit.text.includes(marker) && !audit.text.includes(marker2), 'the chat URL is in the audit log');
+    for (const secret of [marker, marker2, marker3]) assert.ok(!audit.text.includes(secret), 'the chat URL is in the audit log');
 
     const text = lines.join('');
     assert.ok(lines.length > 10, 'the logs were captured');
-    assert.ok(!text.includes(marker), 'the chat URL is in a log line');
-    assert.ok(!text.includes(marker2), 'the changed chat URL is in a log line');
+    for (const secret of [marker, marker2, marker3]) assert.ok(!text.includes(secret), `a chat URL is in a log line: ${secret}`);
   });
 });
