@@ -17,7 +17,7 @@ export interface WalkContext {
   deliveryId: string;
   /** An alert rule for the steps that change it. */
   ruleId: string;
-  /** A notification channel for the CLI's delete step. */
+  /** A notification channel for the CLI's update, test and delete steps. */
   channelId: string;
   /** Open alert periods, one per acknowledgement step. */
   alertIds: number[];
@@ -189,8 +189,13 @@ export const mutationsTestedElsewhere: Record<string, string> = {
   ssoLogin: "needs an identity provider; its auth.login is the password sign-in's (UserSessions.startSession)",
 };
 
-/** Every CLI command: the arguments of a call that writes, or why it changes nothing the log covers. */
-export function cliSteps(c: WalkContext): Record<string, string[] | (() => string[]) | { readsOnly: string }> {
+/**
+ * Every CLI command: the arguments of a call that writes, or why it changes nothing the log covers. `exitCode`: a
+ * step whose command reports a failure it recorded (a test notification to port 9).
+ */
+export function cliSteps(
+  c: WalkContext,
+): Record<string, string[] | (() => string[]) | { readsOnly: string } | { args: () => string[]; exitCode: number }> {
   return {
     serve: { readsOnly: 'runs the platform; what it serves records itself' },
     migrate: { readsOnly: "the schema, not an organization's configuration" },
@@ -230,6 +235,8 @@ export function cliSteps(c: WalkContext): Record<string, string[] | (() => strin
     'rule list': { readsOnly: 'lists the alert rules' },
     'channel create': ['channel', 'create', '--org', 'acme', '--name', 'cli walk', '--type', 'email', '--to', 'cli@example.test'],
     'channel list': { readsOnly: 'lists the notification channels' },
+    'channel update': () => ['channel', 'update', c.channelId, '--org', 'acme', '--name', 'cli walked'],
+    'channel test': { args: () => ['channel', 'test', c.channelId, '--org', 'acme'], exitCode: 1 },
     'channel delete': () => ['channel', 'delete', '--org', 'acme', '--id', c.channelId],
     'webhook deliveries': { readsOnly: 'reads the delivery log' },
     'webhook replay': () => ['webhook', 'replay', '--org', 'acme', c.hookId, '--since', '0'],

@@ -26,6 +26,12 @@ export const routes: Route[] = [
   { pattern: '/groups/:groupId', title: 'Group', load: () => import('../pages/groups/GroupPage.svelte') },
   { pattern: '/alerts', title: 'Alerts', load: () => import('../pages/alerts/Alerts.svelte') },
   { pattern: '/rules', title: 'Alert rules', load: () => import('../pages/rules/AlertRules.svelte') },
+  {
+    pattern: '/channels',
+    title: 'Notification channels',
+    load: () => import('../pages/channels/Channels.svelte'),
+    requires: 'notificationChannels',
+  },
   { pattern: '/gateways', title: 'Gateways', load: () => import('../pages/gateways/GatewayList.svelte') },
   { pattern: '/gateways/:tuid', title: 'Gateway', load: () => import('../pages/gateways/GatewayPage.svelte') },
   { pattern: '/account', title: 'Your account', load: () => import('../pages/account/Account.svelte') },

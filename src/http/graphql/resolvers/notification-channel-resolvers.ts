@@ -8,13 +8,16 @@ import {
   updateChannel,
 } from '../../../domain/channels/channel-service.js';
 import type { ChannelInput, NotificationChannel } from '../../../domain/channels/channel-types.js';
+import { shownChatUrl } from '../../../domain/channels/chat-url-shown.js';
 import { serviceUnavailable } from '../../../domain/errors.js';
 import type { GraphqlContext } from '../graphql-deps.js';
 import { userOf } from './resolver-helpers.js';
 import { presentAttempt, presentDelivery } from './webhook-resolvers.js';
 
-function presentChannel(c: NotificationChannel) {
-  return { id: c.id, name: c.name, type: c.type, to: c.to, url: c.url, createdAt: c.createdAt / 1000, updatedAt: c.updatedAt / 1000 };
+/** `url` whole only in the creation's answer (`reveal`): a chat URL is its own secret. */
+function presentChannel(c: NotificationChannel, reveal = false) {
+  const url = reveal ? c.url : shownChatUrl(c.url);
+  return { id: c.id, name: c.name, type: c.type, to: c.to, url, createdAt: c.createdAt / 1000, updatedAt: c.updatedAt / 1000 };
 }
 
 type InputArgs = { [K in keyof ChannelInput]?: ChannelInput[K] | null };
@@ -40,7 +43,7 @@ const alertTypeNames = {
 export const notificationChannelResolvers = {
   Query: {
     notificationChannels: async (_: unknown, _args: unknown, context: GraphqlContext) =>
-      (await listChannels(context.deps, userOf(context))).map(presentChannel),
+      (await listChannels(context.deps, userOf(context))).map((c) => presentChannel(c)),
     notificationChannelDeliveries: async (
       _: unknown,
       args: { id: string; limit?: number | null; cursor?: string | null },
@@ -55,7 +58,7 @@ export const notificationChannelResolvers = {
   },
   Mutation: {
     createNotificationChannel: async (_: unknown, args: { input: InputArgs }, context: GraphqlContext) =>
-      presentChannel(await createChannel(channelDeps(context), userOf(context), inputOf(args.input))),
+      presentChannel(await createChannel(channelDeps(context), userOf(context), inputOf(args.input)), true),
     updateNotificationChannel: async (_: unknown, args: { id: string; input: InputArgs }, context: GraphqlContext) =>
       presentChannel(await updateChannel(channelDeps(context), userOf(context), args.id, inputOf(args.input))),
     deleteNotificationChannel: async (_: unknown, args: { id: string }, context: GraphqlContext) => {

@@ -10,7 +10,7 @@ export const notificationChannelsSdl = /* GraphQL */ `
     type: String!
     "E-mail: the recipients; null for chat."
     to: [String!]
-    "Chat: the incoming webhook POSTed {text}; null for e-mail."
+    "Chat: the incoming webhook POSTed {text}, whole only in createNotificationChannel's answer (it is the chat's secret), afterwards its scheme, host and port followed by /…; null for e-mail."
     url: String
     "When it was created, Unix seconds."
     createdAt: Float!

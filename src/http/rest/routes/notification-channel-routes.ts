@@ -9,6 +9,7 @@ import {
   updateChannel,
 } from '../../../domain/channels/channel-service.js';
 import { channelTypes, type ChannelInput, type NotificationChannel } from '../../../domain/channels/channel-types.js';
+import { shownChatUrl } from '../../../domain/channels/chat-url-shown.js';
 import { channelLimits } from '../../../domain/channels/channel-validation.js';
 import { serviceUnavailable } from '../../../domain/errors.js';
 import type { RestApp, RestDeps } from '../rest-deps.js';
@@ -43,7 +44,10 @@ const Channel = Type.Object({
   name: Type.String(),
   type: fields.type,
   to: Type.Union([Type.Array(Type.String()), Type.Null()]),
-  url: Type.Union([Type.String(), Type.Null()]),
+  url: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Chat channels: the whole URL in the answer to the creation only (it is the chat’s secret); afterwards its scheme, host and port followed by `/…`. Null for e-mail.',
+  }),
   created_at: UnixSeconds,
   updated_at: UnixSeconds,
 });
@@ -53,8 +57,10 @@ const DeliveriesQuery = Type.Object({
   cursor: Type.Optional(Type.String()),
 });
 
-export function presentChannel(c: NotificationChannel): Static<typeof Channel> {
-  return { id: c.id, name: c.name, type: c.type, to: c.to, url: c.url, created_at: c.createdAt / 1000, updated_at: c.updatedAt / 1000 };
+/** `url` whole only in the creation's answer (`reveal`): a chat URL is its own secret. */
+export function presentChannel(c: NotificationChannel, reveal = false): Static<typeof Channel> {
+  const url = reveal ? c.url : shownChatUrl(c.url);
+  return { id: c.id, name: c.name, type: c.type, to: c.to, url, created_at: c.createdAt / 1000, updated_at: c.updatedAt / 1000 };
 }
 
 function inputOf(body: Partial<Static<typeof CreateBody>>): ChannelInput {
@@ -80,7 +86,7 @@ export function registerNotificationChannelRoutes(app: RestApp, deps: RestDeps):
         response: { 200: dataOf(Channel), ...errors(400, 401, 403, 429) },
       },
     },
-    async (request) => ({ data: presentChannel(await createChannel(channelDeps(), request.client, inputOf(request.body))) }),
+    async (request) => ({ data: presentChannel(await createChannel(channelDeps(), request.client, inputOf(request.body)), true) }),
   );
 
   app.get(
@@ -93,7 +99,7 @@ export function registerNotificationChannelRoutes(app: RestApp, deps: RestDeps):
         response: { 200: dataOf(Type.Array(Channel)), ...errors(401, 403, 429) },
       },
     },
-    async (request) => ({ data: (await listChannels(deps, request.client)).map(presentChannel) }),
+    async (request) => ({ data: (await listChannels(deps, request.client)).map((c) => presentChannel(c)) }),
   );
 
   app.get(
