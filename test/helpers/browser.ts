@@ -84,12 +84,14 @@ export async function launchBrowser(): Promise<Browser> {
 export async function openStudio(
   browser: Browser,
   server: TestApp,
-  options: { viewport?: { width: number; height: number }; path?: string; timezoneId?: string } = {},
+  options: { viewport?: { width: number; height: number }; path?: string; timezoneId?: string; hasTouch?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 900 },
     baseURL: server.url(''),
     ...(options.timezoneId && { timezoneId: options.timezoneId }),
+    // A touch screen (a phone): touch events and page.touchscreen work, as on a phone's browser.
+    ...(options.hasTouch && { hasTouch: true }),
   });
   const page = await context.newPage();
   const pageErrors: string[] = [];
