@@ -119,11 +119,14 @@ export async function signInThroughForm(
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
-/** Saves a full-page screenshot as test-artifacts/studio/<name>.png (docs/studio.md shows some of them). */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a screenshot as test-artifacts/studio/<name>.png (docs/studio.md shows some of them): the full page, or with
+ * `fullPage: false` what the viewport shows now (the docs' pictures are a screen's size, scrolled to their subject).
+ */
+export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(screenshotDirectory, { recursive: true });
   const path = join(screenshotDirectory, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }
 

@@ -142,6 +142,10 @@ describe('studio: a group page charts its things from groupSeries', { skip: brow
       await checkHover(page, humidity, humidityPoints, '%RH');
       await page.mouse.move(0, 0);
       const box = await checkHover(page, pressure, pressurePoints, 'Pa');
+      // Near the right edge the read-out opens inwards: the page never grows sideways (it did, to 437 px, on a phone).
+      await page.mouse.move(box.x + box.width * 0.98, box.y + box.height / 2, { steps: 3 });
+      await pressure.getByRole('tooltip').waitFor();
+      assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= viewport.width, 'no sideways scroll');
 
       await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
       await page.mouse.down();
@@ -154,6 +158,9 @@ describe('studio: a group page charts its things from groupSeries', { skip: brow
       assert.ok(zoom.to - zoom.from > 0 && zoom.to - zoom.from < 86_400 * 0.6, `zoom ${zoom.from}..${zoom.to}`);
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, `group-charts-${viewport.width}`);
+      // For docs/studio.md: the screen with the zoomed charts in its middle.
+      await pressure.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      await saveScreenshot(page, `group-charts-${viewport.width}-view`, { fullPage: false });
       await page.emulateMedia({ colorScheme: 'dark' });
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, `group-charts-${viewport.width}-dark`);
@@ -189,7 +196,7 @@ describe('studio: a group page charts its things from groupSeries', { skip: brow
     const pressure = page.getByRole('figure', { name: /^Air pressure \(Pa\)/ });
     const plot = pressure.locator('.u-over');
     await plot.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-    const scrolledBefore = await page.evaluate(() => window.scrollY);
+    const scrolledBefore = Number(await page.evaluate('scrollY'));
 
     // A vertical swipe on the chart scrolls the page and zooms nothing.
     let box = (await plot.boundingBox())!;
@@ -200,7 +207,7 @@ describe('studio: a group page charts its things from groupSeries', { skip: brow
         { x: middleX, y: box.y + box.height * 0.1 },
       ],
     ]);
-    await page.waitForFunction((before) => window.scrollY > before, scrolledBefore);
+    await page.waitForFunction(`scrollY > ${scrolledBefore}`);
     assert.equal(await pressure.getAttribute('data-zoom'), null);
 
     // One finger sideways across the middle: zoomed to about that part of the day.
