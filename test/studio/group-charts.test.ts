@@ -156,6 +156,7 @@ describe('studio: a group page charts its things from groupSeries', { skip: brow
       await reset.waitFor();
       const zoom = await zoomOf(pressure);
       assert.ok(zoom.to - zoom.from > 0 && zoom.to - zoom.from < 86_400 * 0.6, `zoom ${zoom.from}..${zoom.to}`);
+      assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= viewport.width, 'no sideways scroll');
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, `group-charts-${viewport.width}`);
       // For docs/studio.md: the screen with the zoomed charts in its middle.
