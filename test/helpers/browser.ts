@@ -84,12 +84,14 @@ export async function launchBrowser(): Promise<Browser> {
 export async function openStudio(
   browser: Browser,
   server: TestApp,
-  options: { viewport?: { width: number; height: number }; path?: string; timezoneId?: string } = {},
+  options: { viewport?: { width: number; height: number }; path?: string; timezoneId?: string; hasTouch?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 900 },
     baseURL: server.url(''),
     ...(options.timezoneId && { timezoneId: options.timezoneId }),
+    // A touch screen (a phone): touch events and page.touchscreen work, as on a phone's browser.
+    ...(options.hasTouch && { hasTouch: true }),
   });
   const page = await context.newPage();
   const pageErrors: string[] = [];
@@ -117,11 +119,14 @@ export async function signInThroughForm(
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
-/** Saves a full-page screenshot as test-artifacts/studio/<name>.png (docs/studio.md shows some of them). */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a screenshot as test-artifacts/studio/<name>.png (docs/studio.md shows some of them): the full page, or with
+ * `fullPage: false` what the viewport shows now (the docs' pictures are a screen's size, scrolled to their subject).
+ */
+export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(screenshotDirectory, { recursive: true });
   const path = join(screenshotDirectory, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }
 

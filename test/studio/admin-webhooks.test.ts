@@ -14,7 +14,7 @@ describe('studio: webhooks', { skip: browserSkipReason }, () => {
   const studio = useStudio({ env: async () => ({ WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32' }) });
 
   it('creates a webhook whose secret signs the test event, shows the log with its attempt, and replays it', async () => {
-    const { context, page, pageErrors } = await studio.open({ path: '/studio/admin?tab=webhooks' });
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/admin?tab=webhooks', viewport: { width: 1440, height: 900 } });
     await signInThroughForm(page);
     await page.getByRole('heading', { level: 2, name: 'Webhooks' }).waitFor();
     await page.getByLabel('Endpoint URL').fill(receiver.url);
@@ -47,6 +47,8 @@ describe('studio: webhooks', { skip: browserSkipReason }, () => {
       .waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await saveScreenshot(page, 'admin-webhooks');
+    await log.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await saveScreenshot(page, 'admin-webhooks-view', { fullPage: false });
     await log.getByRole('button', { name: /^Replay delivery whd_/ }).click();
     await page
       .getByRole('status')

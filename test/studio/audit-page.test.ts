@@ -41,7 +41,7 @@ describe('studio: the audit log page', { skip: browserSkipReason }, () => {
   });
 
   it("a Manager reads a thing's entries from its page, pages back, filters (kept in the URL); an Installer is not offered it", async () => {
-    const { context, page, pageErrors } = await studio.open({ path: `/studio/things/${tuid}` });
+    const { context, page, pageErrors } = await studio.open({ path: `/studio/things/${tuid}`, viewport: { width: 1440, height: 900 } });
     await signInThroughForm(page);
     await page.getByRole('link', { name: `Audit log entries of ${tuid}` }).click();
     await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();

@@ -13,7 +13,7 @@ describe('studio: import of things', { skip: browserSkipReason }, () => {
   const studio = useStudio();
 
   it('plans a file with its error rows, applies a good one; the thing page edits name and labels', async () => {
-    const { context, page, pageErrors } = await studio.open({ path: '/studio/import' });
+    const { context, page, pageErrors } = await studio.open({ path: '/studio/import', viewport: { width: 1440, height: 900 } });
     await signInThroughForm(page);
     await page.getByRole('heading', { name: 'Import things' }).waitFor();
     const bad = 'tuid,name,installation_status\nSTU-1,Pump,installed\nSTU-2,,sideways\n';

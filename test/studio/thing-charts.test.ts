@@ -141,6 +141,9 @@ describe('studio: thing charts read right, hover, zoom and catalog names', { ski
       assert.ok(zoomTo! - zoomFrom! > 0 && zoomTo! - zoomFrom! < 86_400 * 0.6, `zoom ${zoomFrom}..${zoomTo}`);
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
       await saveScreenshot(page, `thing-charts-${viewport.width}`);
+      // For docs/studio.md: the screen with the zoomed charts in its middle.
+      await pressure.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      await saveScreenshot(page, `thing-charts-${viewport.width}-view`, { fullPage: false });
       // The dark theme (the system's setting) keeps the tooltip and the zoom line readable.
       await page.emulateMedia({ colorScheme: 'dark' });
       assert.deepEqual(await seriousAccessibilityViolations(page), []);
