@@ -6,9 +6,16 @@
  * no HTTP (the route only streams the body in). SQLite always, PostgreSQL when BENCH_DATABASE_URL is set (a scratch
  * schema, dropped afterwards). Not measured here: ingest's acknowledgement latency beside an import.
  *
+ * The heap's growth is capped as `thingdesk serve` caps it (HEAP_GROWING_PERCENT, default 100; 0: V8's own factor),
+ * and the RSS is sampled in a thread of its own (bench/lib/rss-peak.ts). Times are wall clock and the process's CPU
+ * time (on SQLite all of the work; on PostgreSQL the server's is not in it), medians: on a shared host the CPU time
+ * is the steadier figure.
+ *
  *   npm run bench:provisioning
  *   PROVISIONING_ROWS=5000 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:provisioning
  */
+import { capHeapGrowth } from '../../src/app/heap-growth.js';
+import { loadConfig } from '../../src/config/config.js';
 import { systemClock } from '../../src/domain/clock.js';
 import type { ClientPrincipal } from '../../src/domain/auth/principal.js';
 import { importThings } from '../../src/domain/provisioning/thing-import.js';
@@ -17,11 +24,14 @@ import { openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createStore } from '../../src/store/store.js';
 import { onEachBenchStore } from '../lib/bench-stores.js';
+import { rssPeakSampler } from '../lib/rss-peak.js';
 
 const rows = Number(process.env.PROVISIONING_ROWS ?? 100_000);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const filterReads = Number(process.env.BENCH_FILTER_READS ?? 500);
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+const heapGrowingPercent = loadConfig(process.env).heapGrowingPercent;
+capHeapGrowth(heapGrowingPercent);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 /** A delivery list: name, one of 20 groups, installed, a site of 100 and a room. */
@@ -44,9 +54,9 @@ async function measure(name: string, url: string): Promise<void> {
     const store = createStore(database);
     const deps = { store, clock: systemClock, reservedTuids: new Set<string>() };
     const times = { plan: [] as number[], apply: [] as number[], again: [] as number[] };
-    const rssBefore = process.memoryUsage().rss;
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+    const cpu = { plan: [] as number[], apply: [] as number[], again: [] as number[] };
+    const sampler = await rssPeakSampler();
+    const rssBefore = await sampler.reset();
     let principal: ClientPrincipal | undefined;
     for (let run = 0; run < runs; run += 1) {
       const org = `bench-${run}`;
@@ -61,13 +71,17 @@ async function measure(name: string, url: string): Promise<void> {
         ['again', false],
       ] as const) {
         const started = performance.now();
+        const cpuBefore = process.cpuUsage();
         const plan = await importThings(deps, principal, { ...input, body: chunks(), dryRun });
         times[key].push(performance.now() - started);
+        const used = process.cpuUsage(cpuBefore);
+        cpu[key].push((used.user + used.system) / 1000);
         if (plan.counts.error > 0) throw new Error(`${key}: ${plan.counts.error} rows in error`);
       }
       log(`${name}: run ${run + 1} of ${runs} done`);
     }
-    clearInterval(sampler);
+    const rssPeak = await sampler.peak();
+    await sampler.stop();
     const filterTimes: number[] = [];
     for (let i = 0; i < filterReads; i += 1) {
       const started = performance.now();
@@ -76,12 +90,14 @@ async function measure(name: string, url: string): Promise<void> {
     }
     filterTimes.sort((a, b) => a - b);
     const p99 = filterTimes[Math.floor(filterTimes.length * 0.99)]!;
-    const line = (label: string, value: string) => console.log(`${name.padEnd(10)} ${label.padEnd(44)} ${value.padStart(12)}`);
-    line(`plan (dry run), ${rows} rows`, `${(median(times.plan) / 1000).toFixed(2)} s`);
-    line(`apply (one transaction), ${rows} rows`, `${(median(times.apply) / 1000).toFixed(2)} s`);
-    line('apply again (all unchanged)', `${(median(times.again) / 1000).toFixed(2)} s`);
+    const line = (label: string, value: string) => console.log(`${name.padEnd(10)} ${label.padEnd(48)} ${value.padStart(20)}`);
+    const seconds = (key: keyof typeof times) =>
+      `${(median(times[key]) / 1000).toFixed(2)} s (CPU ${(median(cpu[key]) / 1000).toFixed(2)})`;
+    line(`plan (dry run), ${rows} rows`, seconds('plan'));
+    line(`apply (one transaction), ${rows} rows`, seconds('apply'));
+    line('apply again (all unchanged)', seconds('again'));
     line('plan + apply', `${((median(times.plan) + median(times.apply)) / 1000).toFixed(2)} s`);
-    line('RSS growth (peak over start)', mib(rssPeak - rssBefore));
+    line(`RSS growth (peak over start), heap growth ${heapGrowingPercent} %`, mib(rssPeak - rssBefore));
     line(`label filter, limit 100, p99 of ${filterReads}`, `${p99.toFixed(2)} ms`);
   } finally {
     await database.close();

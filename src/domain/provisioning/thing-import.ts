@@ -9,8 +9,8 @@ import { runHeavyWork } from '../workload/heavy-work-gate.js';
 import type { RequestWork } from '../workload/request-work.js';
 import type { ImportFormat } from './import-limits.js';
 import { readImportRecords, type ImportRecord } from './import-reader.js';
-import { labelColumnPrefix, planThingRow, thingColumns, type PlannedRow } from './thing-import-plan.js';
-import type { ImportedChange, ImportPlan, ThingImportReads, ThingImportWrite, ThingImportWrites } from './thing-import-types.js';
+import { labelColumnPrefix, planThingRow, thingColumns } from './thing-import-plan.js';
+import type { ImportedChange, ImportPlan, PlanRow, ThingImportReads, ThingImportWrite, ThingImportWrites } from './thing-import-types.js';
 
 /** Rows planned (and, when applying, written) per round of store reads: memory stays flat however long the file. */
 export const importChunkRows = 1000;
@@ -45,17 +45,31 @@ export async function importThings(
   work: RequestWork = {},
 ): Promise<ImportPlan> {
   return runHeavyWork(deps, principal, work, async () => {
-    // The whole file is read (and its limits checked) before the first row is planned: a file over 100,000 rows or
-    // 20 MiB is refused without a store read, and the apply plans the same records again.
-    const records: ImportRecord[] = [];
-    const read = readImportRecords(input.body, input.format, {
+    const shape = {
       columns: input.format === 'csv' ? thingColumns : [...thingColumns, 'labels'],
       required: 'tuid',
       prefix: input.format === 'csv' ? labelColumnPrefix : undefined,
-      checkPrefixed: (column) => checkLabelKey(column, column.slice(labelColumnPrefix.length)),
-    });
-    for await (const record of read) records.push(record);
-    const planned = await planRecords(deps, principal, input, deps.store.thingImport.reads, records);
+      checkPrefixed: (column: string) => checkLabelKey(column, column.slice(labelColumnPrefix.length)),
+    };
+    // The file is planned as it streams in (a header naming an unknown column is refused before any store read; a
+    // file over 100,000 rows or 20 MiB when the reader gets there, having written nothing). Applying, its bytes are
+    // kept (at most 20 MiB, outside the JS heap) and read again inside the transaction: parsed records would hold
+    // five times as much of the heap until the end of the apply (docs/provisioning.md, "Memory").
+    const bytes: Buffer[] = [];
+    const body = input.dryRun ? input.body : keptIn(input.body, bytes);
+    // What the answer lists: with `?rows=changed` no `unchanged` row is kept at all. Error rows are always kept.
+    const listed = (row: PlanRow) => !input.onlyChanged || row.action !== 'unchanged';
+    // Applying, the first plan only decides whether anything is in error: its other rows are counted, not kept (the
+    // plan answered is the one made inside the transaction).
+    const keep = input.dryRun ? listed : (row: PlanRow) => row.action === 'error';
+    const planned = await planRecords(
+      deps,
+      principal,
+      input,
+      deps.store.thingImport.reads,
+      readImportRecords(body, input.format, shape),
+      keep,
+    );
     if (input.dryRun || planned.counts.error > 0) return finish(input, planned.rows, planned.counts, false);
     for (let attempt = 1; ; attempt += 1) {
       const at = deps.clock.now();
@@ -63,12 +77,16 @@ export async function importThings(
         const operation = { organizationId: principal.organizationId, action: 'thing.import', target: { type: 'things', id: null } };
         const applied = await audited(deps, principal, operation, async () => {
           const applied = await deps.store.thingImport.write((writes) =>
-            planRecords(deps, principal, input, writes, records, { writes, at, responsible: principal.responsible }),
+            planRecords(deps, principal, input, writes, readImportRecords(bytes, input.format, shape), listed, {
+              writes,
+              at,
+              responsible: principal.responsible,
+            }),
           );
           const { create, update, unchanged } = applied.counts;
           return { result: applied, details: auditFields({ format: input.format, create, update, unchanged }) };
         });
-        for (const { plan } of applied.rows) {
+        for (const plan of applied.rows) {
           if (plan.changes)
             emitThingChanged(
               deps.events,
@@ -87,16 +105,26 @@ export async function importThings(
   });
 }
 
+/** Passes the body's chunks on, keeping each in `kept`, so that the apply can read the file again. */
+async function* keptIn(body: ThingImportInput['body'], kept: Buffer[]): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    kept.push(buffer);
+    yield buffer;
+  }
+}
+
 /** Thrown inside the write transaction to roll it back: a row in error (the plan goes out as 400), or a lost race. */
 class RaceLost extends Error {}
 class RowsInError extends Error {
-  constructor(readonly rows: PlannedRow[]) {
+  constructor(readonly rows: PlanRow[]) {
     super('rows in error');
   }
 }
 
 interface Planned {
-  rows: PlannedRow[];
+  /** The rows `keep` took; the counts cover all. */
+  rows: PlanRow[];
   counts: ImportPlan['counts'];
 }
 
@@ -104,6 +132,8 @@ interface Planned {
  * Plans the records a chunk at a time: reads the chunk's things and the groups it names, plans each row, and with
  * `apply` writes the chunk's changes (creating its groups first) before the next. With `apply`, a row in error
  * rolls the whole transaction back with the plan (RowsInError, caught by the caller's caller as VALIDATION_FAILED).
+ * Only the plan rows `keep` takes outlive their chunk, and of those only the plan's line (not what was written nor
+ * the thing as read): what an import holds is its records and the rows it answers, whatever it writes.
  */
 async function planRecords(
   deps: Pick<DomainDeps, 'reservedTuids'>,
@@ -111,12 +141,13 @@ async function planRecords(
   input: Pick<ThingImportInput, 'createGroups'>,
   reads: ThingImportReads,
   records: AsyncIterable<ImportRecord> | Iterable<ImportRecord>,
+  keep: (row: PlanRow) => boolean,
   apply?: { writes: ThingImportWrites; at: number; responsible: string },
 ): Promise<Planned> {
   const { organizationId } = principal;
   const firstRows = new Map<string, number>();
   const groups = new Map<string, boolean>();
-  const rows: PlannedRow[] = [];
+  const rows: PlanRow[] = [];
   const counts = { create: 0, update: 0, unchanged: 0, error: 0 };
   let chunk: ImportRecord[] = [];
   const flush = async () => {
@@ -152,7 +183,7 @@ async function planRecords(
         const groupId = planned.write.groupId !== undefined ? planned.write.groupId : (planned.write.before?.groupId ?? null);
         changed.push({ organizationId, tuid: planned.write.tuid, groupId, changes: planned.plan.changes });
       }
-      rows.push(planned);
+      if (keep(planned.plan)) rows.push(planned.plan);
     }
     chunk = [];
     if (!apply || counts.error > 0) return;
@@ -170,21 +201,20 @@ async function planRecords(
   return { rows, counts };
 }
 
-function finish(input: ThingImportInput, planned: PlannedRow[], counts: ImportPlan['counts'], applied: boolean): ImportPlan {
-  if (!input.dryRun && !applied) throw rowsInError(planned);
-  const rows = planned.map((p) => p.plan).filter((row) => !input.onlyChanged || row.action !== 'unchanged');
+function finish(input: ThingImportInput, rows: PlanRow[], counts: ImportPlan['counts'], applied: boolean): ImportPlan {
+  if (!input.dryRun && !applied) throw rowsInError(rows);
   return { dryRun: input.dryRun, applied, counts, rows };
 }
 
 /** VALIDATION_FAILED naming every bad field of every bad row as `rows[<row>].<column>`, with the single call's message. */
-function rowsInError(planned: PlannedRow[]): AppError {
+function rowsInError(planned: PlanRow[]): AppError {
   const problems: FieldProblem[] = [];
-  for (const { plan } of planned) {
+  for (const plan of planned) {
     for (const problem of plan.errors ?? []) {
       const field = problem.field.startsWith('rows[') ? problem.field : `rows[${plan.row}].${problem.field}`;
       problems.push({ field, message: problem.message });
     }
   }
-  const bad = planned.filter((p) => p.plan.action === 'error').length;
+  const bad = planned.filter((plan) => plan.action === 'error').length;
   return validationFailed(problems, `${bad} row${bad === 1 ? ' is' : 's are'} in error; nothing was applied.`);
 }
