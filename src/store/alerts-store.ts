@@ -1,11 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Dialect } from './database.js';
 import { builtInSeverity, type AlertPeriod, type AlertSeverity, type AlertType } from '../domain/alerts/alert-types.js';
 import type { AlertAcknowledgement, AlertSelection, AlertWorkFilter, AlertWorkItem } from '../domain/alerts/alert-work-types.js';
 import type { AlertsTable, Schema } from './schema.js';
 
 export type AlertsStore = ReturnType<typeof alertsStore>;
 
-export function alertsStore(db: Kysely<Schema>) {
+export function alertsStore(db: Kysely<Schema>, dialect: Dialect) {
   return {
     /**
      * One page of an organization's periods, newest opening first (ties: highest id first). Walks the index
@@ -32,7 +33,14 @@ export function alertsStore(db: Kysely<Schema>) {
           eb.or([eb('opened_at', '<', after.openedAt), eb.and([eb('opened_at', '=', after.openedAt), eb('id', '<', after.id)])]),
         );
       }
-      const rows = await query.orderBy('opened_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+      const ordered = query.orderBy('opened_at', 'desc').orderBy('id', 'desc').limit(filter.limit);
+      if (filter.state !== 'open' || dialect !== 'sqlite') return (await ordered.execute()).map(toWorkItem);
+      // SQLite takes `closed_at is null` for an equality that matches about one row (its statistics count distinct
+      // closing times), so it read every open period through another index and sorted them for each page (a
+      // second page: median 17 ms, p99 85 ms at 3,000 open periods). Named, the partial index gives them in order.
+      const compiled = ordered.compile();
+      const named = compiled.sql.replace('from "alerts"', 'from "alerts" indexed by "alerts_open_by_organization"');
+      const { rows } = await db.executeQuery<Selectable<AlertsTable>>({ ...compiled, sql: named });
       return rows.map(toWorkItem);
     },
     /** The selected periods of an organization, newest first; an empty list when none matched. */

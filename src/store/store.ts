@@ -82,7 +82,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     thingImport: thingImportStore(db, database.dialect, outbox),
     installations: installationsStore(db, outbox),
     commands: commandsStore(db, outbox),
-    alerts: alertsStore(db),
+    alerts: alertsStore(db, database.dialect),
     alertEvaluation: alertEvaluationStore(db, database.dialect, outbox),
     gateways: gatewaysStore(db, database.dialect),
     fleetHealth: fleetHealthStore(db, database.dialect, readers),

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Selectable } from 'kysely';
-import type { ThingListFilter, ThingSort, ThingSortKey } from '../domain/things/thing-list-types.js';
+import type { SortDirection, ThingListFilter, ThingSort, ThingSortKey } from '../domain/things/thing-list-types.js';
 import { labelsFromJson, sameLabels } from '../domain/things/thing-labels.js';
 import { thingChanged, writeOutbox, type WebhookOutboxHolder } from './webhook-outbox-writer.js';
 import type { InstallationStatus, Thing } from '../domain/things/thing-types.js';
@@ -35,6 +35,8 @@ export function thingsStore(
      */
     async list(organizationId: string, filter: ThingListFilter): Promise<Thing[]> {
       const sort = filter.sort ?? { key: 'tuid', direction: 'asc' };
+      if (sort.key === 'last_seen' && !narrowed(filter))
+        return (await listByLastSeen(db, organizationId, filter, sort.direction)).map(toThing);
       const sortExpression = sortExpressionOf(sort, dialect);
       let query = filterThings(db.selectFrom('things').selectAll(), organizationId, filter);
       if (filter.after !== undefined) {
@@ -176,6 +178,56 @@ const thingSortColumns: Record<ThingSortKey, { column: keyof ThingsTable & strin
   battery_level: { column: 'battery_level', nullsLast: { asc: 1e9, desc: -1e9 } },
   installation_status: { column: 'installation_status' },
 };
+
+/**
+ * True when a filter narrows the things list beyond the organization. A narrowed list by last seen sorts its matches
+ * (found through the filter's own index: a gateway's, a group's, a label's) rather than walking every thing in order
+ * of last seen until a page matches, which could read all of them for a small group; and SQLite, which has no
+ * statistics unless ANALYZE ran, would otherwise pick the walk for a gateway or a group.
+ */
+function narrowed(filter: ThingListFilter): boolean {
+  const { sort: _sort, after: _after, limit: _limit, labels, ...narrowing } = filter;
+  return (labels?.length ?? 0) > 0 || Object.values(narrowing).some((value) => value !== undefined);
+}
+
+/**
+ * The things list by last seen, in the same order as the other numeric keys (never-heard things last, as if heard at
+ * the direction's stand-in) but read as two walks of `things_organization_heard` (migration 0033): the heard things
+ * in the index's order, stopping after a page, then, if the page is not full, the never-heard ones by TUID. Ordering
+ * by `coalesce(last_heard_at, stand-in)` read and sorted every thing of the organization for each page.
+ */
+async function listByLastSeen(
+  db: Kysely<Schema>,
+  organizationId: string,
+  filter: ThingListFilter,
+  direction: SortDirection,
+): Promise<Selectable<ThingsTable>[]> {
+  const beyond = direction === 'asc' ? '>' : '<';
+  const standIn = thingSortColumns.last_seen.nullsLast![direction];
+  const after = filter.after;
+  const afterValue = after === undefined ? undefined : Number(after.value);
+  let heard = filterThings(db.selectFrom('things').selectAll(), organizationId, filter).where('last_heard_at', 'is not', null);
+  if (after !== undefined) {
+    heard = heard.where((eb) =>
+      eb.or([eb('last_heard_at', beyond, afterValue!), eb.and([eb('last_heard_at', '=', afterValue!), eb('tuid', beyond, after.tuid)])]),
+    );
+  }
+  const rows = await heard.orderBy('last_heard_at', direction).orderBy('tuid', direction).limit(filter.limit).execute();
+  if (rows.length === filter.limit) return rows;
+  // The never-heard things stand at `standIn`: all of them come after a cursor before it, those beyond its TUID
+  // after a cursor at it, none after a cursor past it.
+  const standInBeyondCursor = afterValue === undefined || (direction === 'asc' ? standIn > afterValue : standIn < afterValue);
+  if (!standInBeyondCursor && afterValue !== standIn) return rows;
+  let unheard = filterThings(db.selectFrom('things').selectAll(), organizationId, filter).where('last_heard_at', 'is', null);
+  if (!standInBeyondCursor) unheard = unheard.where('tuid', beyond, after!.tuid);
+  return [
+    ...rows,
+    ...(await unheard
+      .orderBy('tuid', direction)
+      .limit(filter.limit - rows.length)
+      .execute()),
+  ];
+}
 
 function sortExpressionOf(sort: ThingSort, dialect: Dialect): RawBuilder<unknown> {
   const { column, nullsLast } = thingSortColumns[sort.key];

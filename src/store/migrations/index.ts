@@ -29,6 +29,7 @@ import * as auditAppendFunction from './0029-audit-append-function.js';
 import * as thingsByGateway from './0030-things-by-gateway.js';
 import * as notificationChannels from './0031-notification-channels.js';
 import * as slidingDigestWindow from './0032-sliding-digest-window.js';
+import * as thingsByLastSeen from './0033-things-by-last-seen.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0030-things-by-gateway': thingsByGateway,
   '0031-notification-channels': notificationChannels,
   '0032-sliding-digest-window': slidingDigestWindow,
+  '0033-things-by-last-seen': thingsByLastSeen,
 };
