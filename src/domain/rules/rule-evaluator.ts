@@ -6,6 +6,7 @@ import type { AlertChange } from '../alerts/alert-types.js';
 import type { StoredMessage } from '../messages/message-types.js';
 import { clears, holds, inScope, valueAt } from './rule-conditions.js';
 import { RuleThingState } from './rule-thing-state.js';
+import { RuleThresholdIndex } from './rule-threshold-index.js';
 import type { AlertRule } from './rule-types.js';
 
 type IndexedRule = AlertRule;
@@ -14,6 +15,8 @@ type IndexedRule = AlertRule;
 interface FieldRules {
   path: string[];
   rules: IndexedRule[];
+  /** Which of `rules` a value needs looked at (built once all are in). */
+  index?: RuleThresholdIndex;
 }
 
 type Target = { rule: IndexedRule; tuid: string; organizationId: string; at: number; value: number };
@@ -34,7 +37,8 @@ const key = (ruleId: string, tuid: string) => `${ruleId}\n${tuid}`;
  * Alert rules in the alert engine (SPEC section 13). Keeps in memory the enabled rules of every organization by
  * message id (reloaded when a rule changes here or on another instance, `alertRulesChanged`), which (rule, thing)
  * have an open period (from `alertChanged`, relayed) and which are waiting out `for_s` (`alertRulePendingChanged`,
- * relayed), so a batch costs one map lookup per message and a query only where something changes. The store's
+ * relayed), so a batch costs one map lookup per message, a look only at the rules whose condition holds or which have
+ * something open or pending for the thing, and a query only where something changes. The store's
  * state is the truth: the engine's periodic run refreshes this picture from it and opens what `for_s` made due.
  */
 export class RuleEvaluator {
@@ -73,6 +77,7 @@ export class RuleEvaluator {
       if (same) same.rules.push(rule);
       else fields.push({ path: rule.field.split('.'), rules: [rule] });
     }
+    for (const fields of byMessage.values()) for (const field of fields) field.index = new RuleThresholdIndex(field.rules);
     this.rules = byMessage;
   });
 
@@ -177,7 +182,9 @@ export class RuleEvaluator {
       for (const field of fields) {
         const value = valueAt(message.message, field.path);
         if (value === undefined) continue;
-        for (const rule of field.rules) {
+        // Only the rules whose condition holds and those with something open or pending can change anything.
+        for (const position of field.index!.candidates(value, this.state.rulesOf(tuid), decided.rulesOf(tuid))) {
+          const rule = field.rules[position]!;
           if (!inScope(rule, tuid, message.groupId)) continue;
           const { open, pendingSince } = decided.get(rule.id, tuid) ?? this.state.get(rule.id, tuid) ?? idle;
           if (open) {
