@@ -27,6 +27,7 @@ import { openDatabase, type Database } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createStore, type Store } from '../../src/store/store.js';
 import { withClient } from '../lib/postgres-client.js';
+import { unrecorded } from './unrecorded-store.js';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const mutations = Number(process.env.BENCH_MUTATIONS ?? 2_000);
@@ -38,11 +39,6 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 const median = (values: number[]) => quantile(values, 0.5);
-
-/** The store as it was before the audit log: no transaction around the change, no entry. */
-function unrecorded(store: Store): Store {
-  return { ...store, transaction: (work) => work(), audit: { ...store.audit, append: async () => undefined } };
-}
 
 async function mutationLatency(store: Store): Promise<{ p50: number; p99: number }[]> {
   const deps = { store, clock: systemClock, reservedTuids: new Set<string>() };

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { startApp, type App } from '../../src/app/build-app.js';
+import { startApp, type App, type AppOptions } from '../../src/app/build-app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { benchBootstrap as bootstrap } from '../ingest/spawn-platform.js';
@@ -34,6 +34,7 @@ async function scratchSchema(): Promise<{ url: string; drop: () => Promise<void>
 export async function startPlatform(
   variant: Variant,
   env: Record<string, string> = {},
+  options: Pick<AppOptions, 'wrapStore'> = {},
 ): Promise<{
   app: App;
   dir: string;
@@ -56,7 +57,7 @@ export async function startPlatform(
     ...(postgres && { MQTT_URL: externalBroker, SIGNING_KEY_SEALING_KEY: benchSigningKeySealingKey }),
     ...env,
   });
-  const app = await startApp({ config, logger: createLogger('silent'), print: () => undefined });
+  const app = await startApp({ config, logger: createLogger('silent'), print: () => undefined, ...options });
   const base = `http://127.0.0.1:${app.httpPort}${config.restBasePath}`;
   const tokenResponse = await fetch(`${base}/auth/client-token`, {
     method: 'POST',

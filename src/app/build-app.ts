@@ -82,6 +82,8 @@ export interface AppOptions {
   studioDirectory?: string;
   /** Replaces argon2 under the cap on its work (tests hold it to fill PASSWORD_HASH_CONCURRENCY). */
   argon2?: PasswordHasher;
+  /** Wraps the store every part uses (bench:audit: the same platform with a store that records no audit entry). */
+  wrapStore?: (store: Store) => Store;
 }
 
 /** Everything a running platform holds; built by `startApp`, handed to transports and tests. */
@@ -160,7 +162,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     // Filled once the webhook endpoints are loaded: the store's writes add their webhook deliveries (the outbox).
     const webhookOutbox: WebhookOutboxHolder = { alertTimeZone: config.alertTimeZone, clock };
     const storeOptions = { exportConnections: config.exportConnections, webhookOutbox };
-    const store = timedStore(createStore(database, storeOptions), (operation) => metrics.storeQuerySeconds.observer(operation));
+    const created = createStore(database, storeOptions);
+    const store = timedStore(options.wrapStore?.(created) ?? created, (operation) => metrics.storeQuerySeconds.observer(operation));
     // Their private parts are sealed under a key kept outside the store (signing-key-sealing.ts).
     const signingKeys = await openSigningKeys(store.signingKeys, clock, config);
     // With a managed broker, MQTT passwords are also sealed, so the platform can provision them there (docs/mqtt.md).
