@@ -6,79 +6,20 @@
  * total apart), `GET /alerts?state=open`'s first page and a later one, and the gateways list. SQLite always; PostgreSQL when BENCH_DATABASE_URL is set (a
  * scratch schema, dropped afterwards). Budget: p99 < 50 ms each. Run by `npm run bench:studio` after the browser part.
  */
-import { sql, type Insertable } from 'kysely';
+import { sql } from 'kysely';
 import { listAlertWork } from '../../src/domain/alerts/alert-work.js';
 import type { Principal } from '../../src/domain/auth/principal.js';
 import { ManualClock } from '../../src/domain/clock.js';
 import { listGateways } from '../../src/domain/gateways/gateway-queries.js';
 import { countThings, listThings } from '../../src/domain/things/thing-queries.js';
-import { openDatabase, type Database } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import type { AlertsTable } from '../../src/store/schema.js';
 import { createStore } from '../../src/store/store.js';
 import { onEachBenchStore } from '../lib/bench-stores.js';
+import { gatewayOf, gateways, now, periods, seedOperatorFleet, things } from './operator-seed.js';
 
-const things = Number(process.env.BENCH_OPS_THINGS ?? 100_000);
-const gateways = Number(process.env.BENCH_OPS_GATEWAYS ?? 1000);
-const periods = Number(process.env.BENCH_OPS_PERIODS ?? 1_000_000);
 const calls = Number(process.env.BENCH_OPS_CALLS ?? 200);
-const now = Date.UTC(2026, 2, 30, 12, 0, 0);
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
-const tuidOf = (i: number) => `T${String(i).padStart(6, '0')}`;
-const gatewayOf = (i: number) => `GW-${String(i % gateways).padStart(4, '0')}`;
-
-async function seed(database: Database): Promise<void> {
-  const { db } = database;
-  await db.insertInto('organizations').values({ id: 'bench', name: 'bench', name_key: 'bench', created_at: now }).execute();
-  const chunk = 500;
-  for (let start = 0; start < things; start += chunk) {
-    const rows = [];
-    for (let i = start; i < Math.min(things, start + chunk); i++) {
-      rows.push({
-        tuid: tuidOf(i),
-        organization_id: 'bench',
-        group_id: null,
-        installation_status: 'installed',
-        created_at: now,
-        last_ts: now / 1000,
-        last_gateway_tuid: gatewayOf(i),
-        battery_level: (i * 7) % 101,
-        battery_ts: now / 1000,
-        version: '1.0.0',
-        version_ts: now / 1000,
-        lat: null,
-        lon: null,
-        location_ts: null,
-        last_heard_at: now - ((i * 7919) % 86_400_000),
-        last_heard_gateway_tuid: gatewayOf(i),
-      });
-    }
-    await db.insertInto('things').values(rows).execute();
-  }
-  // Periods spread over a year, one in a hundred still open (open ones never two of a type on a thing).
-  const types = ['gateway connection lost', 'device connection lost', 'battery low'];
-  for (let start = 0; start < periods; start += chunk) {
-    const rows: Insertable<AlertsTable>[] = [];
-    for (let p = start; p < Math.min(periods, start + chunk); p++) {
-      const thing = p % things;
-      const open = p % 100 === 0 && p < things * 3;
-      const type = types[open ? Math.floor(p / things) % 3 : p % 3]!;
-      const openedAt = now - ((p * 104_729) % (365 * 86_400_000));
-      rows.push({
-        organization_id: 'bench',
-        tuid: tuidOf(thing),
-        alert_type: type,
-        opened_at: openedAt,
-        closed_at: open ? null : openedAt + 3_600_000,
-        gateway_tuid: gatewayOf(thing),
-        severity: type === 'gateway connection lost' ? 'critical' : 'warning',
-        group_id: null,
-        incident_id: type === 'gateway connection lost' ? `gateway:${gatewayOf(thing)}:${openedAt}` : null,
-      });
-    }
-    await db.insertInto('alerts').values(rows).execute();
-  }
-}
 
 async function time(work: () => Promise<unknown>): Promise<{ p99: number; median: number }> {
   await work();
@@ -97,7 +38,7 @@ async function measure(name: string, url: string): Promise<void> {
   try {
     await migrateToLatest(database);
     const seedStart = performance.now();
-    await seed(database);
+    await seedOperatorFleet(database);
     await sql`analyze`.execute(database.db);
     log(`${name}: seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
     const config = { gatewayTimeoutS: 900, deviceTimeoutS: 3600 };

@@ -14,15 +14,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { startApp } from '../../src/app/build-app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { openDatabase } from '../../src/store/database.js';
 import { ensureStudioBuilt, launchBrowser } from '../../test/helpers/browser.js';
-import { seedCredentials } from '../lib/seed-store.js';
 import { repoRoot } from '../lib/node-entry.js';
 import { monthTuid, seedStudioStore } from './seed.js';
+import { signIn } from './sign-in.js';
 import { measureStudioWeight } from './weight.js';
 
 const things = Number(process.env.BENCH_STUDIO_THINGS ?? 100_000);
@@ -31,15 +30,6 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (value: number) => `${Math.round(value)} ms`;
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/studio/sign-in');
-  await page.getByLabel('E-mail').fill(seedCredentials.email);
-  await page.getByLabel('Organization').fill(seedCredentials.organizationName);
-  await page.getByLabel('Password').fill(seedCredentials.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
-}
 
 /** Long tasks of the page since it loaded (the observer is installed before any script of the page runs). */
 const longTaskObserver = `
