@@ -31,9 +31,9 @@ function deployment() {
   return {
     org: `so-${run}`,
     group: `scale-${run}`,
-    env: (databaseUrl: string, name: string) => ({
+    env: (databaseUrl: string, name: string, url = brokerUrl!) => ({
       DATABASE_URL: databaseUrl,
-      MQTT_URL: brokerUrl!,
+      MQTT_URL: url,
       MQTT_SHARED_GROUP: `scale-${run}`,
       MQTT_CONSUMER_SLOTS: String(slots),
       MQTT_CLIENT_ID: `${name}-${run}`,
@@ -131,17 +131,21 @@ describe('scale-out: PostgreSQL + an external broker, several instances', { skip
     'SIGKILL of one instance and SIGTERM of another while a gateway publishes: every acknowledged uplink is stored exactly once',
     // Four platform processes start in turn, each given 90 s (tsx compiles the tree, slow on a busy host): the
     // bound only stops a hang; what is checked is the stored set.
-    { timeout: 420_000 },
+    // Its own broker, set as docs/mqtt.md asks: while no instance runs (and Node 24 under load takes long to start
+    // one) the slots' sessions queue past Mosquitto's default cap of 1,000, which the shared broker keeps and which
+    // dropped 3,262 of 12,725 acknowledged uplinks in one run.
+    { timeout: 420_000, skip: ownMosquittoSkipReason },
     async () => {
       const ids = deployment();
       const databaseUrl = await createPostgresUrl();
+      const broker = await OwnMosquitto.start(['max_queued_messages 0', 'max_inflight_messages 0']);
       const processes: PlatformProcess[] = [];
       const start = async (name: string) => {
-        const started = await startPlatformProcess(ids.env(databaseUrl, name));
+        const started = await startPlatformProcess(ids.env(databaseUrl, name, broker.url));
         processes.push(started);
         return started;
       };
-      const gatewayClient = await connectAsync(brokerUrl!, { protocolVersion: 5, reconnectPeriod: 0 });
+      const gatewayClient = await connectAsync(broker.url, { protocolVersion: 5, reconnectPeriod: 0 });
       try {
         const a = await start('a');
         const b = await start('b');
@@ -169,7 +173,21 @@ describe('scale-out: PostgreSQL + an external broker, several instances', { skip
           async () => ((await storedSeqs(databaseUrl, tuidPrefix, t0)).length >= acknowledged.length ? true : undefined),
           40_000,
           'every acknowledged uplink stored',
-        );
+        ).catch(async (error: Error) => {
+          // Say what is missing: lost uplinks and slow ones read differently.
+          const stored = new Set(await storedSeqs(databaseUrl, tuidPrefix, t0));
+          const missing = acknowledged.filter((seq) => !stored.has(seq));
+          const warnings = processes.flatMap((p) =>
+            p
+              .output()
+              .split('\n')
+              .filter((line) => /"level":(40|50|60)/.test(line))
+              .slice(-5),
+          );
+          throw new Error(
+            `${error.message}: ${stored.size} of ${acknowledged.length} stored, missing ${missing.length}: ${missing.slice(0, 30).join(' ')}\n${warnings.join('\n')}`,
+          );
+        });
         await sleep(500);
         const stored = await storedSeqs(databaseUrl, tuidPrefix, t0);
         assert.deepEqual(stored, acknowledged, 'stored exactly the acknowledged uplinks, each once');
@@ -179,7 +197,7 @@ describe('scale-out: PostgreSQL + an external broker, several instances', { skip
           if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGTERM');
           await running.exited;
         }
-        await forgetSessions(ids.group);
+        await broker.stop();
       }
     },
   );
