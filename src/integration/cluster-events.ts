@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { DomainEventBus, DomainEventName, DomainEvents } from '../domain/events.js';
 import type { Logger } from '../observability/logger.js';
@@ -26,7 +27,15 @@ export const relayedEvents = [
   'alertRulePendingChanged',
 ] as const satisfies readonly DomainEventName[];
 
-const channel = 'thingdesk_events';
+/**
+ * The deployment's channel. NOTIFY reaches every session of the database, whatever its schema, so deployments kept
+ * in schemas of one database would hear each other's events (a session ended in one would close streams in the
+ * other): the channel is named after the schema the store lives in. `public` keeps the name instances had before,
+ * so a rolling upgrade does not split a deployment in two.
+ */
+export function eventsChannelOf(schema: string): string {
+  return schema === 'public' ? 'thingdesk_events' : `thingdesk_events_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
+}
 // PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
 const payloadLimitBytes = 7_900;
 const reconnectMs = 1_000;
@@ -40,6 +49,7 @@ interface Relayed {
 
 export class ClusterEvents {
   private client: pg.Client | undefined;
+  private channel = eventsChannelOf('public');
   private stopped = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: (() => void)[] = [];
@@ -64,7 +74,9 @@ export class ClusterEvents {
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     await client.connect();
-    await client.query(`listen ${channel}`);
+    const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
+    this.channel = eventsChannelOf(rows[0]?.schema ?? 'public');
+    await client.query(`listen ${client.escapeIdentifier(this.channel)}`);
     this.client = client;
   }
 
@@ -98,7 +110,7 @@ export class ClusterEvents {
     const client = this.client;
     if (!client) return;
     client
-      .query('select pg_notify($1, $2)', [channel, payload])
+      .query('select pg_notify($1, $2)', [this.channel, payload])
       .catch((error: unknown) => this.deps.logger.warn({ err: error, event: name }, 'event not relayed'));
   }
 
