@@ -1,11 +1,11 @@
 /** Migration 0026 (alerts as work items): periods stored before it get their built-in severity, and nothing else. */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import { migrations } from '../../src/store/migrations/index.js';
 import { cleanupStores, storeTargets } from '../helpers/databases.js';
+import { migrateBefore } from '../helpers/migrate-before.js';
 
 after(cleanupStores);
 
@@ -14,19 +14,7 @@ for (const target of storeTargets) {
     test('existing periods: critical for gateway connection lost, warning for the others; unacknowledged, no incident', async () => {
       const database = await openDatabase(await target.createUrl());
       try {
-        const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0026'));
-        const schema =
-          database.dialect === 'postgres'
-            ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema
-            : undefined;
-        const migrator = new Migrator({
-          db: database.db,
-          provider: { getMigrations: async () => before },
-          migrationTableName: 'schema_migrations',
-          migrationLockTableName: 'schema_migrations_lock',
-          ...(schema && { migrationTableSchema: schema }),
-        });
-        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await migrateBefore(database, '0026');
         for (const [tuid, type] of [
           ['M-1', 'gateway connection lost'],
           ['M-2', 'device connection lost'],

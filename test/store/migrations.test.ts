@@ -1,26 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../src/store/database.js';
+import { openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { cleanupStores, storeTargets } from '../helpers/databases.js';
+import { migrateBefore } from '../helpers/migrate-before.js';
 
 after(cleanupStores);
-
-/** Applies the migrations that come before `name`, as a store last upgraded before it would have them. */
-async function migrateBefore(database: Database, name: string): Promise<void> {
-  const before = Object.fromEntries(Object.entries(migrations).filter(([migration]) => migration < name));
-  const migrator = new Migrator({
-    db: database.db,
-    provider: { getMigrations: async () => before },
-    migrationTableName: 'schema_migrations',
-    migrationLockTableName: 'schema_migrations_lock',
-    ...(database.dialect === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
-  });
-  assert.equal((await migrator.migrateToLatest()).error, undefined);
-}
 
 for (const target of storeTargets) {
   describe(`migrations on ${target.name}`, { skip: target.skip }, () => {
@@ -202,9 +190,4 @@ for (const target of storeTargets) {
       }
     });
   });
-}
-
-async function currentSchema(database: Awaited<ReturnType<typeof openDatabase>>): Promise<string> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  return rows[0]!.schema;
 }

@@ -4,12 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import { migrations } from '../../src/store/migrations/index.js';
 import { deliveryRow } from '../../src/store/webhooks-store.js';
 import { cleanupStores, storeTargets } from '../helpers/databases.js';
+import { migrateBefore } from '../helpers/migrate-before.js';
 
 after(cleanupStores);
 
@@ -18,19 +18,7 @@ for (const target of storeTargets) {
     test('fixed windows become send counts; a pending digest keeps its delivery and due time, a sent one is dropped', async () => {
       const database = await openDatabase(await target.createUrl());
       try {
-        const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0032'));
-        const schema =
-          database.dialect === 'postgres'
-            ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema
-            : undefined;
-        const migrator = new Migrator({
-          db: database.db,
-          provider: { getMigrations: async () => before },
-          migrationTableName: 'schema_migrations',
-          migrationLockTableName: 'schema_migrations_lock',
-          ...(schema && { migrationTableSchema: schema }),
-        });
-        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await migrateBefore(database, '0032');
         const delivery = (id: string, dueAt: number) =>
           deliveryRow({
             id,
