@@ -14,6 +14,7 @@ import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, sign
 import type { GraphqlClient } from '../helpers/graphql-client.js';
 import { dataOf, signInAs } from '../helpers/graphql-users.js';
 import { closeMqttClients, publishUplinks } from '../helpers/uplinks.js';
+import { checkValueAxis, labelValue } from './chart-axis-checks.js';
 import { useStudio } from './studio-test-helpers.js';
 
 after(closeMqttClients);
@@ -41,7 +42,6 @@ interface Point {
 }
 
 /** A number as the chart wrote it (en-US grouping: "101,200", "94.45"). */
-const labelValue = (label: string) => Number(label.replace(/,/g, ''));
 
 describe('studio: a group page charts its things from groupSeries', { skip: browserSkipReason }, () => {
   const studio = useStudio();
@@ -84,21 +84,7 @@ describe('studio: a group page charts its things from groupSeries', { skip: brow
     assert.ok(points.length >= 18, `${field}: ${points.length} points`);
     // Hourly buckets holding several things' readings: the chart is of the group, not of one thing.
     assert.ok(points.some((point) => point.count > 1));
-    const low = Math.min(...points.map((p) => p.min));
-    const high = Math.max(...points.map((p) => p.max));
-    const figure = page.locator(`figure[data-field="${field}"]`);
-    assert.equal(Number(await figure.getAttribute('data-points')), points.length);
-    const labels = ((await figure.getAttribute('data-value-labels')) ?? '').split(' | ').filter(Boolean);
-    assert.ok(labels.length >= 2, `${field}: labels ${labels.join(', ')}`);
-    const span = high - low;
-    for (const label of labels) {
-      const value = labelValue(label);
-      assert.ok(Number.isFinite(value), `${field}: label ${label}`);
-      assert.ok(value >= low - span && value <= high + span, `${field}: label ${label} outside ${low}..${high}`);
-      assert.ok(value >= scale.atLeast && value < scale.below, `${field}: label ${label} not at the data's scale`);
-    }
-    const width = Number(await figure.getAttribute('data-value-axis-width'));
-    assert.ok(width >= Math.max(...labels.map((label) => label.length)) * 5, `${field}: axis ${width} px for ${labels.join(', ')}`);
+    await checkValueAxis(page, field, points, scale);
     return points;
   }
 

@@ -11,6 +11,7 @@ import { browserSkipReason, saveScreenshot, seriousAccessibilityViolations, sign
 import type { GraphqlClient } from '../helpers/graphql-client.js';
 import { dataOf, signInAs } from '../helpers/graphql-users.js';
 import { closeMqttClients, publishUplinks } from '../helpers/uplinks.js';
+import { checkValueAxis, labelValue } from './chart-axis-checks.js';
 import { useStudio } from './studio-test-helpers.js';
 
 after(closeMqttClients);
@@ -34,7 +35,6 @@ interface Point {
 }
 
 /** Parses an axis label as the chart wrote it (en-US grouping: "101,200", "94.48"). */
-const labelValue = (label: string) => Number(label.replace(/,/g, ''));
 
 describe('studio: thing charts read right, hover, zoom and catalog names', { skip: browserSkipReason }, () => {
   const studio = useStudio();
@@ -71,23 +71,7 @@ describe('studio: thing charts read right, hover, zoom and catalog names', { ski
   async function checkLabels(page: Page, field: string, scale: { atLeast: number; below: number }) {
     const points = await apiPoints(field);
     assert.ok(points.length >= 20, `${field}: ${points.length} points`);
-    const low = Math.min(...points.map((p) => p.min));
-    const high = Math.max(...points.map((p) => p.max));
-    const figure = page.locator(`figure[data-field="${field}"]`);
-    assert.equal(Number(await figure.getAttribute('data-points')), points.length);
-    const labels = ((await figure.getAttribute('data-value-labels')) ?? '').split(' | ').filter(Boolean);
-    assert.ok(labels.length >= 2, `${field}: labels ${labels.join(', ')}`);
-    const span = high - low;
-    for (const label of labels) {
-      const value = labelValue(label);
-      assert.ok(Number.isFinite(value), `${field}: label ${label}`);
-      // Labels lie around the data (uPlot pads the range a little), at the data's scale.
-      assert.ok(value >= low - span && value <= high + span, `${field}: label ${label} outside ${low}..${high}`);
-      assert.ok(value >= scale.atLeast && value < scale.below, `${field}: label ${label} not at the data's scale`);
-    }
-    // The axis is at least as wide as its longest label needs (about 6 px a character at 12 px).
-    const width = Number(await figure.getAttribute('data-value-axis-width'));
-    assert.ok(width >= Math.max(...labels.map((label) => label.length)) * 5, `${field}: axis ${width} px for ${labels.join(', ')}`);
+    await checkValueAxis(page, field, points, scale);
     return points;
   }
 
