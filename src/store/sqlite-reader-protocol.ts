@@ -1,4 +1,7 @@
 /** What a reader thread is started with. */
+/** How many nice steps below the event loop the reader threads run (thread-priority.ts). */
+export const readerNiceIncrement = 10;
+
 export interface ReaderStart {
   /** The store's file; the reader opens its own read-only connection to it. */
   path: string;

@@ -7,12 +7,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 import { SqliteBinding } from './sqlite-binding.js';
+import { lowerThreadPriority } from './thread-priority.js';
 import type { Statement as PlanStatement } from './rollups/read-plan.js';
 import { rollupPlans, startPlan } from './rollups/rollup-plans.js';
-import type { ReaderJob, ReaderRequest, ReaderResponse, ReaderStart, ReaderStatement } from './sqlite-reader-protocol.js';
+import { readerNiceIncrement, type ReaderJob, type ReaderRequest, type ReaderResponse, type ReaderStart, type ReaderStatement } from './sqlite-reader-protocol.js';
 
 const port = parentPort!;
 const { path } = workerData as ReaderStart;
+// Heavy reads give way to the event loop and the uplink writer when cores are contended (thread-priority.ts).
+lowerThreadPriority(readerNiceIncrement);
 // The store exists and is migrated before any read is sent here; a missing file is a mistake, not a new store.
 const connection = new SqliteBinding(path, { readonly: true, fileMustExist: true });
 // A reader never waits for the write lock; busy_timeout covers the moments WAL recovery or a checkpoint's RESTART

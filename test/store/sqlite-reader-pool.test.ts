@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { renameSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { systemClock } from '../../src/domain/clock.js';
 import { createOrganization } from '../../src/domain/identity/identity-service.js';
 import { openDatabase } from '../../src/store/database.js';
 import { SqliteReaderPool } from '../../src/store/sqlite-reader-pool.js';
-import type { ReaderJob } from '../../src/store/sqlite-reader-protocol.js';
+import { readerNiceIncrement, type ReaderJob } from '../../src/store/sqlite-reader-protocol.js';
 import { isStoreUnavailable, readerLostCode } from '../../src/store/store-unavailable.js';
 import { cleanupStores, createSqliteUrl, openMigratedStore } from '../helpers/databases.js';
 
@@ -25,6 +25,31 @@ async function storeFile(): Promise<{ path: string; close(): Promise<void> }> {
 }
 
 describe('SQLite reader threads', () => {
+  test(
+    'reader threads run below the event loop’s priority, so heavy reads give way to acknowledgements',
+    { skip: !existsSync('/proc/thread-self') && 'per-thread priorities are read from /proc/self/task (Linux only)' },
+    async () => {
+      // Field 19 of a task's stat is its nice value; the command name (field 2) may hold spaces, so count after it.
+      const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      const tasks = () => new Map(readdirSync('/proc/self/task').map((task) => [task, niceOf(task)]));
+      const file = await storeFile();
+      const before = tasks();
+      const pool = new SqliteReaderPool(file.path, 2);
+      try {
+        await Promise.all([pool.run(one('select 1')), pool.run(one('select 2'))]);
+        const mainNice = niceOf(String(process.pid));
+        const started = [...tasks()].filter(([task]) => !before.has(task));
+        const lowered = started.filter(([, nice]) => nice === Math.min(19, mainNice + readerNiceIncrement));
+        assert.equal(lowered.length, 2, `two reader threads at nice ${mainNice + readerNiceIncrement}; new threads: ${JSON.stringify(started)}`);
+        assert.equal(niceOf(String(process.pid)), before.get(String(process.pid)), 'the main thread keeps its priority');
+        for (const [task, nice] of before) if (existsSync(`/proc/self/task/${task}`)) assert.equal(niceOf(task), nice, `thread ${task} unchanged`);
+      } finally {
+        await pool.close();
+        await file.close();
+      }
+    },
+  );
+
   test('reads run on the threads, queued beyond their number, each answered with its own rows', async () => {
     const file = await storeFile();
     const pool = new SqliteReaderPool(file.path, 2);
