@@ -4,6 +4,8 @@
  * distort the next run on a 2-core machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
 
 export interface ChildHandle {
   readonly name: string;
@@ -36,6 +38,13 @@ export function spawnChild(
   };
   child.stdout!.on('data', append);
   child.stderr!.on('data', append);
+  // BENCH_CHILD_LOG_DIR keeps each child's whole output (the in-memory copy is cut), to read its errors afterwards.
+  if (process.env.BENCH_CHILD_LOG_DIR) {
+    const file = createWriteStream(join(process.env.BENCH_CHILD_LOG_DIR, `${name}-${child.pid}.log`));
+    child.stdout!.pipe(file, { end: false });
+    child.stderr!.pipe(file, { end: false });
+    child.once('close', () => file.end());
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const handle: ChildHandle = {
     name,

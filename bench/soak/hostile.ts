@@ -84,6 +84,12 @@ const unreadSubscriptions = 2000;
 const holdUnreadMs = 20_000;
 const announcedConnectBytes = 255 * 1024 * 1024;
 
+/**
+ * SOAK_ATTACKS (a comma-separated list of attack names) runs only those: to tell which attack costs legitimate
+ * clients what, one at a time. Unset, every attack runs.
+ */
+const chosenAttacks = process.env.SOAK_ATTACKS ? new Set(process.env.SOAK_ATTACKS.split(',').map((name) => name.trim())) : undefined;
+
 export function startHostile(options: HostileOptions): HostileClient {
   const counts = new Map<AttackName, AttackCounts>();
   let running = true;
@@ -96,7 +102,7 @@ export function startHostile(options: HostileOptions): HostileClient {
   // Every loop goes on until stop(); an attack that throws is counted and started again after a short pause,
   // so a refusal the platform answers with a closed connection does not end the attack.
   const loop = (attack: AttackName, once: () => Promise<string>, parallel = 1, minIntervalMs = 0) =>
-    Array.from({ length: parallel }, async () => {
+    Array.from({ length: chosenAttacks && !chosenAttacks.has(attack) ? 0 : parallel }, async () => {
       while (running) {
         const startedAt = performance.now();
         try {
