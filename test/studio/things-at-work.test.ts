@@ -170,6 +170,9 @@ for (const target of browserStoreTargets) {
         }
         assert.ok(((await page.evaluate('document.documentElement.scrollWidth')) as number) <= viewport.width, 'nothing scrolls sideways');
         assert.deepEqual(await seriousAccessibilityViolations(page), []);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        assert.deepEqual(await seriousAccessibilityViolations(page), [], 'the dark theme too');
+        await page.emulateMedia({ colorScheme: 'light' });
         if (viewport === desktop) {
           // From the top: the sticky navigation would otherwise be drawn over the form in a full-page capture.
           await page.evaluate('window.scrollTo(0, 0)');
