@@ -29,6 +29,7 @@ export interface Schema {
   sso_one_time: SsoOneTimeTable;
   audit_entries: AuditEntriesTable;
   audit_heads: AuditHeadsTable;
+  organization_thing_counts: OrganizationThingCountsTable;
   thing_labels: ThingLabelsTable;
   rate_counts: RateCountsTable;
   thing_rollups: ThingRollupsTable;
@@ -403,6 +404,12 @@ export interface AuditEntriesTable {
   changes: string | null;
   outcome: string;
   hash: string;
+}
+
+/** Each organization's number of things, kept by triggers on `things` (migration 0034). */
+export interface OrganizationThingCountsTable {
+  organization_id: string;
+  thing_count: number;
 }
 
 export interface AuditHeadsTable {

@@ -93,7 +93,7 @@ for (const target of browserStoreTargets) {
       assert.equal(await pumpRow.getByText('low', { exact: true }).count(), 0);
       await page.getByRole('checkbox', { name: 'Select LST-001' }).check();
       await page.getByRole('checkbox', { name: 'Select LST-002' }).check();
-      await page.getByLabel('Action').selectOption('set_labels');
+      await page.getByLabel('Action', { exact: true }).selectOption('set_labels');
       await page.getByLabel(/^Labels, one key=value/).fill('site=east\nroom=b-2');
       await page.getByRole('button', { name: 'Apply to 2' }).click();
       await page.getByText('2 of 2 done.').waitFor();
@@ -122,6 +122,66 @@ for (const target of browserStoreTargets) {
       assert.deepEqual(pageErrors, []);
       await context.close();
     });
+
+    for (const viewport of [desktop, phone]) {
+      it(`a bulk command is chosen and filled in on the thing page's form, in words, and sent to each ticked thing (${viewport.width} px)`, async () => {
+        const { context, page, pageErrors } = await studio.open({ path: '/studio/things?q=LST-00', viewport });
+        await signInThroughForm(page);
+        await until(async () => (await shownTuids(page)).length === 10, 'the search');
+        await page.getByRole('checkbox', { name: 'Select LST-004' }).check();
+        await page.getByRole('checkbox', { name: 'Select LST-005' }).check();
+        await page.getByLabel('Action', { exact: true }).selectOption('send_commands');
+        const form = page.getByRole('form', { name: 'Send a command' });
+        await form.getByLabel('Command').selectOption({ label: 'Sensor Application Interval Configuration (1500)' });
+        assert.equal(await page.getByRole('textbox', { name: /JSON/ }).count(), 0, 'no raw JSON to write');
+        const labels = (await form.locator('label').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
+        for (const expected of ['Command', 'Event', 'Transaction id', 'Measurement interval', 'Report interval'])
+          assert.ok(
+            labels.some((label) => label.startsWith(expected)),
+            `${expected} in ${labels.join(' / ')}`,
+          );
+        for (const label of labels) assert.doesNotMatch(label, /[a-z][A-Z]|tsmEv|\(tsm/, label);
+        // 1500's event 31 is the device's echo: not offered.
+        const events = await form.getByLabel('Event').locator('option').allTextContents();
+        assert.deepEqual(
+          events.map((text) => text.trim()),
+          ['Configuration and command messages (30)'],
+        );
+        await form.getByLabel('Measurement interval').fill('60');
+        await form.getByLabel('Report interval').fill('600');
+        const transactionId = Number(await form.getByLabel('Transaction id').inputValue());
+        await form.getByRole('button', { name: 'Send to 2' }).click();
+        await page.getByText('2 of 2 done.').waitFor();
+        await form.getByRole('status').filter({ hasText: 'Sensor Application Interval Configuration: sent to 2 of 2 things.' }).waitFor();
+        assert.deepEqual(await page.getByRole('table', { name: 'Result per thing' }).locator('td.mono').allTextContents(), [
+          'LST-004',
+          'LST-005',
+        ]);
+        for (const tuid of ['LST-004', 'LST-005']) {
+          const { commands } = dataOf(await setup.manager.request(`{ commands(tuid: "${tuid}", limit: 5) { commands } }`));
+          const sent = commands.flatMap((record: { commands: Record<string, unknown>[] }) => record.commands);
+          assert.ok(
+            sent.some(
+              (command: Record<string, unknown>) =>
+                command.tsmId === 1500 && command.tsmEv === 30 && command.transactionId === transactionId,
+            ),
+            `${tuid} got transaction ${transactionId}: ${JSON.stringify(sent)}`,
+          );
+        }
+        assert.ok(((await page.evaluate('document.documentElement.scrollWidth')) as number) <= viewport.width, 'nothing scrolls sideways');
+        assert.deepEqual(await seriousAccessibilityViolations(page), []);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        assert.deepEqual(await seriousAccessibilityViolations(page), [], 'the dark theme too');
+        await page.emulateMedia({ colorScheme: 'light' });
+        if (viewport === desktop) {
+          // From the top: the sticky navigation would otherwise be drawn over the form in a full-page capture.
+          await page.evaluate('window.scrollTo(0, 0)');
+          await saveScreenshot(page, shot('things-bulk-command'));
+        }
+        assert.deepEqual(pageErrors, []);
+        await context.close();
+      });
+    }
 
     it('on a phone the rows are cards with battery, last seen and alerting on screen; axe clean', async () => {
       const { context, page, pageErrors } = await studio.open({ path: '/studio/things?q=LST-00', viewport: phone });

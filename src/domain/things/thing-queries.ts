@@ -64,8 +64,9 @@ export async function listThings(
 }
 
 /**
- * How many of the caller's things the list's filters match (SPEC section 16): exact below `exactTotalLimit`,
- * else that limit with `totalIsEstimate` (the count stops there, so it costs the same however large the fleet).
+ * How many of the caller's things the list's filters match (SPEC section 16). Unfiltered: the whole fleet, always
+ * exact (the store keeps it per organization). Filtered: exact below `exactTotalLimit`, else that limit with
+ * `totalIsEstimate` (the count stops there, so it costs the same however large the fleet).
  */
 export async function countThings(
   deps: Pick<DomainDeps, 'store' | 'clock'>,
@@ -73,8 +74,15 @@ export async function countThings(
   input: ThingListInput,
 ): Promise<ThingTotal> {
   const { filter } = checkThingList(deps, { ...input, cursor: undefined });
+  if (isWholeFleet(filter)) return { total: await deps.store.things.count(principal.organizationId), totalIsEstimate: false };
   const counted = await deps.store.things.countMatching(principal.organizationId, filter, exactTotalLimit);
   return { total: counted, totalIsEstimate: counted >= exactTotalLimit };
+}
+
+/** True when no filter narrows the list (sort and position do not change what it holds). */
+function isWholeFleet(filter: Omit<ThingListFilter, 'limit'>): boolean {
+  const { sort: _sort, after: _after, ...narrowing } = filter;
+  return Object.values(narrowing).every((value) => value === undefined);
 }
 
 /** The list's arguments checked (every bad one named at once) and turned into the store's filter. */

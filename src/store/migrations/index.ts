@@ -30,6 +30,7 @@ import * as thingsByGateway from './0030-things-by-gateway.js';
 import * as notificationChannels from './0031-notification-channels.js';
 import * as slidingDigestWindow from './0032-sliding-digest-window.js';
 import * as thingsByLastSeen from './0033-things-by-last-seen.js';
+import * as organizationThingCounts from './0034-organization-thing-counts.js';
 
 /**
  * Every migration, in order. Names sort in the order they run; a new migration gets the next number and is
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0031-notification-channels': notificationChannels,
   '0032-sliding-digest-window': slidingDigestWindow,
   '0033-things-by-last-seen': thingsByLastSeen,
+  '0034-organization-thing-counts': organizationThingCounts,
 };

@@ -89,7 +89,7 @@ export const thingsAndGroupsSdl = /* GraphQL */ `
     nodes: [Thing!]!
     "Where the page lies, and how to get the next one."
     pageInfo: PageInfo!
-    "Things matching the filters: exact below 100,000, else 100,000 with totalIsEstimate (at least that many)."
+    "Things matching the filters: exact below 100,000, else 100,000 with totalIsEstimate (at least that many); with no filter (the whole fleet) always exact."
     total: Int!
     "True when total is an estimate (the count stopped at 100,000)."
     totalIsEstimate: Boolean!

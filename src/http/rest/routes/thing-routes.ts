@@ -70,7 +70,9 @@ export function registerThingRoutes(app: RestApp, deps: RestDeps): void {
             Type.Object({
               things: Type.Array(ThingSummary),
               next_cursor: Type.Union([Type.String(), Type.Null()]),
-              total: Type.Integer({ description: `things matching the filters; exact below ${exactTotalLimit}` }),
+              total: Type.Integer({
+                description: `things matching the filters; exact below ${exactTotalLimit}, and always exact with no filter (the whole fleet)`,
+              }),
               total_is_estimate: Type.Boolean({ description: `true when the count stopped at ${exactTotalLimit}: at least that many` }),
             }),
           ),
