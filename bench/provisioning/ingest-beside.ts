@@ -106,6 +106,20 @@ async function postImport(
   return { seconds, bytes, rssMiB };
 }
 
+/** Waits until /healthz answers within 100 ms three times in a row (at most two minutes). */
+async function untilResponsive(base: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (let quick = 0; quick < 3 && Date.now() < deadline;) {
+    const started = performance.now();
+    const ok = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    quick = ok && performance.now() - started < 100 ? quick + 1 : 0;
+    await sleep(500);
+  }
+}
+
 async function measureStore(
   name: string,
   platform: RunningPlatform & { workDir: string },
@@ -119,10 +133,12 @@ async function measureStore(
     errors += 1;
   };
   // The things are claimed and the code warmed before anything is measured.
+  await untilResponsive(base);
   log(`${name}: warm-up fleet ${warmupS} s at ${rate} msg/s`);
   const warmup = await startFleet({ ...fleetBase, durationS: 0, onError });
   await sleep(warmupS * 1000);
   await warmup.stop();
+  await untilResponsive(base);
   let reportsAfterTs = warmup.lastReportTs();
   for (let run = 0; run < runs; run += 1) {
     const body = file(`IMP${run}`);
@@ -138,6 +154,8 @@ async function measureStore(
     const apply = await postImport(base, token, body, false, platform.process.pid);
     const during = await duringFleet.stop();
     reportsAfterTs = duringFleet.lastReportTs();
+    // After the commit the platform announces 100,000 thing.changed: the next calm window starts once it answers again.
+    await untilResponsive(base);
     const run_: RunFigures = {
       calm: calm.ackLatencyMs,
       during: during.ackLatencyMs,
