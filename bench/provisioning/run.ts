@@ -5,7 +5,7 @@
  * started at: the issue's "RSS grows by less than 150 MB during it"); then the p99 of the things list filtered by
  * one label (`GET /things?label=site:X&limit=100`'s domain call) at that many labelled things. Store and domain,
  * no HTTP (the route only streams the body in). SQLite always, PostgreSQL when BENCH_DATABASE_URL is set (a scratch
- * schema, dropped afterwards). Not measured here: ingest's acknowledgement latency beside an import.
+ * schema, dropped afterwards). Ingest beside an import, over HTTP: ingest-beside.ts (run after this by the npm script).
  *
  * The heap's growth is capped as `thingdesk serve` caps it (HEAP_GROWING_PERCENT, default 100; 0: V8's own factor),
  * and the RSS is sampled in a thread of its own (bench/lib/rss-peak.ts). Times are wall clock and the process's CPU
