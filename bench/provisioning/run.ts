@@ -5,7 +5,7 @@
  * started at: the issue's "RSS grows by less than 150 MB during it"); then the p99 of the things list filtered by
  * one label (`GET /things?label=site:X&limit=100`'s domain call) at that many labelled things. Store and domain,
  * no HTTP (the route only streams the body in). SQLite always, PostgreSQL when BENCH_DATABASE_URL is set (a scratch
- * schema, dropped afterwards). Not measured here: ingest's acknowledgement latency beside an import.
+ * schema, dropped afterwards). Ingest beside an import, over HTTP: ingest-beside.ts (run after this by the npm script).
  *
  * The heap's growth is capped as `thingdesk serve` caps it (HEAP_GROWING_PERCENT, default 100; 0: V8's own factor),
  * and the RSS is sampled in a thread of its own (bench/lib/rss-peak.ts). Times are wall clock and the process's CPU
@@ -58,6 +58,10 @@ async function measure(name: string, url: string): Promise<void> {
     const cpu = { plan: [] as number[], apply: [] as number[], again: [] as number[] };
     const sampler = await rssPeakSampler();
     const rssBefore = await sampler.reset();
+    const atStart = process.memoryUsage();
+    log(
+      `${name} before the first import: rss ${mib(atStart.rss)}, heap ${mib(atStart.heapTotal)}, outside the heap ${mib(atStart.rss - atStart.heapTotal)}`,
+    );
     // Each import's own growth (its peak over the RSS it started at), beside the whole run's.
     const perImport = await rssPeakSampler();
     const growth = { plan: [] as number[], apply: [] as number[], again: [] as number[] };
@@ -83,6 +87,12 @@ async function measure(name: string, url: string): Promise<void> {
         const used = process.cpuUsage(cpuBefore);
         cpu[key].push((used.user + used.system) / 1000);
         if (plan.counts.error > 0) throw new Error(`${key}: ${plan.counts.error} rows in error`);
+        // Where the memory is after each import (the whole run's growth on SQLite, docs/provisioning.md "Memory").
+        const memory = process.memoryUsage();
+        log(
+          `${name} run ${run + 1} ${key}: rss ${mib(memory.rss)}, heap used ${mib(memory.heapUsed)} of ${mib(memory.heapTotal)}, ` +
+            `external ${mib(memory.external)}, outside the heap ${mib(memory.rss - memory.heapTotal)}`,
+        );
       }
       log(`${name}: run ${run + 1} of ${runs} done`);
     }

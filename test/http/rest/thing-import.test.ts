@@ -197,6 +197,39 @@ for (const target of storeTargets) {
       assert.equal((await context.rest.get('/things/export?format=xml')).status, 400);
     });
 
+    test('a large plan is streamed as it is written (chunked, no Content-Length), the same JSON a whole answer would be', async () => {
+      const count = 3000;
+      const lines = Array.from({ length: count }, (_, i) => `STREAM-${i},"Sensor ${i}, \u00e9",,installed,s-${i % 7}`);
+      const file = `tuid,name,group_id,installation_status,label.site\r\n${lines.join('\r\n')}\r\n`;
+      for (const query of ['dry_run=true', '']) {
+        const answer = await importFile(context, file, query);
+        assert.equal(answer.status, 200, answer.text.slice(0, 300));
+        assert.equal(answer.headers.get('transfer-encoding'), 'chunked', `${query}: streamed`);
+        assert.equal(answer.headers.get('content-length'), null, `${query}: not built whole first`);
+        assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+        assert.equal(answer.text, JSON.stringify(answer.body), `${query}: compact JSON, as fastify's serializer writes it`);
+        const plan = answer.body.data;
+        assert.deepEqual(
+          [plan.dry_run, plan.applied, plan.counts],
+          [query !== '', query === '', { create: count, update: 0, unchanged: 0, error: 0 }],
+        );
+        assert.equal(plan.rows.length, count);
+        assert.deepEqual(plan.rows[count - 1], {
+          row: count + 1,
+          tuid: `STREAM-${count - 1}`,
+          action: 'create',
+          changes: {
+            name: { from: null, to: `Sensor ${count - 1}, \u00e9` },
+            labels: { from: null, to: { site: `s-${(count - 1) % 7}` } },
+            installation_status: { from: null, to: 'installed' },
+            group_id: { from: null, to: 'unassigned' },
+          },
+        });
+      }
+      const again = await importFile(context, file, 'rows=changed');
+      assert.deepEqual([again.body.data.counts.unchanged, again.body.data.rows], [count, []], 'an empty row list streams as []');
+    });
+
     test('over 20 MiB is 413 naming the limit; over 100000 rows too', async () => {
       const big = 'tuid\n' + 'x'.repeat(20 * 1024 * 1024 + 1 - 5);
       const tooBig = await importFile(context, big + 'y', 'dry_run=true');

@@ -10,6 +10,7 @@ import type { RestApp, RestDeps } from '../rest-deps.js';
 import { dataOf, errors } from '../schemas.js';
 import { validatorCompiler } from '../../validator-compiler.js';
 import { exportThings } from '../../../domain/provisioning/thing-export.js';
+import { importPlanStream } from '../import-plan-stream.js';
 import { sendExport } from './message-export-routes.js';
 import { ThingListQuery } from './thing-routes.js';
 
@@ -93,7 +94,7 @@ export function registerThingImportRoutes(app: RestApp, deps: RestDeps): void {
         // The body is a stream: nothing for a schema to check (the domain reads and checks it).
         validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)),
       },
-      async (request) => {
+      async (request, reply) => {
         const format = formatOf(request.headers);
         const { dry_run, rows, create_groups } = request.query as { dry_run?: boolean; rows?: string; create_groups?: boolean };
         const plan = await importThings(deps, request.client, {
@@ -103,7 +104,8 @@ export function registerThingImportRoutes(app: RestApp, deps: RestDeps): void {
           createGroups: create_groups === true,
           onlyChanged: rows === 'changed',
         });
-        return { data: presentImportPlan(plan) };
+        // Streamed: a plan of 100,000 rows is tens of megabytes of JSON (import-plan-stream.ts).
+        return reply.type('application/json; charset=utf-8').send(importPlanStream(plan));
       },
     );
     scope.post(
