@@ -10,7 +10,14 @@ import { SqliteBinding } from './sqlite-binding.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import type { Statement as PlanStatement } from './rollups/read-plan.js';
 import { rollupPlans, startPlan } from './rollups/rollup-plans.js';
-import { readerNiceIncrement, type ReaderJob, type ReaderRequest, type ReaderResponse, type ReaderStart, type ReaderStatement } from './sqlite-reader-protocol.js';
+import {
+  readerNiceIncrement,
+  type ReaderJob,
+  type ReaderRequest,
+  type ReaderResponse,
+  type ReaderStart,
+  type ReaderStatement,
+} from './sqlite-reader-protocol.js';
 
 const port = parentPort!;
 const { path } = workerData as ReaderStart;

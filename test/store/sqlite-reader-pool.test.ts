@@ -40,9 +40,14 @@ describe('SQLite reader threads', () => {
         const mainNice = niceOf(String(process.pid));
         const started = [...tasks()].filter(([task]) => !before.has(task));
         const lowered = started.filter(([, nice]) => nice === Math.min(19, mainNice + readerNiceIncrement));
-        assert.equal(lowered.length, 2, `two reader threads at nice ${mainNice + readerNiceIncrement}; new threads: ${JSON.stringify(started)}`);
+        assert.equal(
+          lowered.length,
+          2,
+          `two reader threads at nice ${mainNice + readerNiceIncrement}; new threads: ${JSON.stringify(started)}`,
+        );
         assert.equal(niceOf(String(process.pid)), before.get(String(process.pid)), 'the main thread keeps its priority');
-        for (const [task, nice] of before) if (existsSync(`/proc/self/task/${task}`)) assert.equal(niceOf(task), nice, `thread ${task} unchanged`);
+        for (const [task, nice] of before)
+          if (existsSync(`/proc/self/task/${task}`)) assert.equal(niceOf(task), nice, `thread ${task} unchanged`);
       } finally {
         await pool.close();
         await file.close();
