@@ -2,11 +2,15 @@ import { GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode,
 import type { Audience } from './access.js';
 import { codedError } from './graphql-errors.js';
 import { overBudget } from './operation-cost.js';
+import { QueryTextCache } from './query-text-cache.js';
 import { introspectionNeedsSignInRule, operationLimitsRule } from './validation-rules.js';
 
 // Clients send the same few query texts over and over: parsing and validating each once per audience is the
-// difference between a GraphQL call costing a little more than a REST call and costing several.
+// difference between a GraphQL call costing a little more than a REST call and costing several. Bounded by count
+// and by the texts' total length (query-text-cache.ts): 256 K characters hold about 25 MB of parsed, validated and
+// compiled documents, and a client's own operations are a few hundred to a few thousand characters each.
 const maxCached = 1000;
+const maxCachedChars = 256 * 1024;
 
 export interface PreparedOperation {
   schema: GraphQLSchema;
@@ -26,12 +30,17 @@ export interface OperationRequest {
  * variables change its cost: over `costLimit` (GRAPHQL_COST_LIMIT) it is refused with COST_LIMIT (operation-cost.ts).
  */
 export class OperationPreparer {
-  private readonly documents = new Map<string, DocumentNode | GraphQLError>();
-  private readonly validations = new Map<string, readonly GraphQLError[]>();
+  private readonly documents = new QueryTextCache<DocumentNode | GraphQLError>(maxCached, maxCachedChars);
+  private readonly validations = new QueryTextCache<readonly GraphQLError[]>(maxCached, maxCachedChars);
   private readonly rules: Record<'anonymous' | 'signedIn', readonly ValidationRule[]> = {
     anonymous: [...specifiedRules, introspectionNeedsSignInRule],
     signedIn: specifiedRules,
   };
+
+  /** The total length of the query texts whose documents are kept (what bounds the caches' memory). */
+  get cachedQueryChars(): number {
+    return this.documents.cachedChars;
+  }
 
   constructor(
     private readonly schemas: Record<Audience, GraphQLSchema>,
@@ -51,7 +60,7 @@ export class OperationPreparer {
     let errors = this.validations.get(key);
     if (!errors) {
       errors = this.validate(schema, document, audience);
-      remember(this.validations, key, errors);
+      this.validations.set(key, errors);
     }
     if (errors.length > 0) return audience === 'anonymous' ? errors.map((error) => asSignInRequired(error, tokenProblem)) : errors;
     const overCost = overBudget(schema, document, request.variables, request.operationName, this.costLimit);
@@ -85,7 +94,7 @@ export class OperationPreparer {
             ? error
             : codedError('The operation could not be parsed: it is nested too deeply.', 'BAD_USER_INPUT');
       }
-      remember(this.documents, query, document);
+      this.documents.set(query, document);
     }
     return document;
   }
@@ -115,9 +124,4 @@ function asSignInRequired(error: GraphQLError, tokenProblem: string | undefined)
   if (error.extensions.code === 'UNAUTHENTICATED' || !outsideSchema.test(error.message)) return error;
   const reason = tokenProblem ?? 'No access token was sent.';
   return codedError(`${reason} Sign in to use this operation.`, 'UNAUTHENTICATED', error.nodes?.[0]);
-}
-
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
 }
