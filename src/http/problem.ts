@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { AppError, serviceUnavailable, withFieldNames, type ErrorCode, type FieldProblem } from '../domain/errors.js';
-import { isStoreUnavailable } from '../store/store-unavailable.js';
+import { isStoreUnavailable, isTemporaryStoreFailure } from '../store/store-unavailable.js';
 import { validationFailedOf, type AjvError } from './validation-problems.js';
 
 declare module 'fastify' {
@@ -72,6 +72,8 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isStoreUnavailable(error)) return serviceUnavailable('The store is not reachable right now; retry later.');
+  // SQLite's write lock held past busy_timeout (a long import, a stuck writer), a full disk: the same request succeeds later.
+  if (isTemporaryStoreFailure(error)) return serviceUnavailable('The store is busy right now; retry later.');
   const e = error as { code?: string; statusCode?: number; validation?: AjvError[]; validationContext?: string; message?: string };
   if (e.validation) return validationFailedOf([{ context: e.validationContext, errors: e.validation }]);
   switch (e.code) {
