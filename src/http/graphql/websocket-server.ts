@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { AppError } from '../../domain/errors.js';
 import { audienceOf, type Audience } from './access.js';
 import type { GraphqlContext, GraphqlDeps } from './graphql-deps.js';
+import { abandonedReason } from '../abandoned-requests.js';
 import { toAppError } from '../problem.js';
 import { appErrorAsGraphql } from './graphql-errors.js';
 import type { LiveConnection, LiveStreams } from './live-streams.js';
@@ -100,20 +101,20 @@ export function attachWebSocketServer(
         // closed is read for nobody: abandoned then, as over HTTP (abandoned-requests.ts).
         const controller = new AbortController();
         state?.work.set(id, controller);
-        const work = { signal: controller.signal, abandon: () => controller.abort() };
+        const work = { signal: controller.signal, abandon: () => controller.abort(abandonedReason) };
         const contextValue: GraphqlContext = { principal, address, deps, live: state?.live, work };
         return { schema, document, variableValues: payload.variables ?? undefined, operationName, contextValue };
       },
       onComplete: (ctx, id) => {
         const state = sockets.get(ctx);
-        state?.work.get(id)?.abort();
+        state?.work.get(id)?.abort(abandonedReason);
         state?.work.delete(id);
         if (state?.subscriptions.delete(id)) deps.live.release(state.live);
       },
       onClose: (ctx) => {
         const state = sockets.get(ctx);
         if (!state) return;
-        for (const controller of state.work.values()) controller.abort();
+        for (const controller of state.work.values()) controller.abort(abandonedReason);
         state.work.clear();
         deps.live.close(state.live);
       },
