@@ -14,7 +14,8 @@
  *   runs in a few minutes) at BENCH_OUTAGE_RATE msg/s (2000), one event per POST: ingest against the same run
  *   without webhooks, the highest RSS of this process (platform, fleet and bench together), then the rate at which
  *   the backlog drains once the receiver is back; BENCH_OUTAGE_CONCURRENCY (8, SPEC 11's default) is the
- *   platform's WEBHOOK_CONCURRENCY, which bounds the drain to that many POSTs in flight.
+ *   platform's WEBHOOK_CONCURRENCY, which bounds the drain to that many POSTs in flight; BENCH_TRACE=1 prints the
+ *   events received each second of the drain.
  *
  * BENCH_SCENARIOS (latency,isolation,ingest,outage) picks some. The platform shares this process with the fleet:
  * figures are indicative, and on a busy host they say more about the host than the platform.
@@ -159,7 +160,12 @@ async function outageRun(withWebhook: boolean): Promise<{ rate: number; rssMb: n
       const total = outageRate * outageS;
       const back = performance.now();
       await sink.up();
+      const since = () => ((performance.now() - back) / 1000).toFixed(1);
+      const trace = process.env.BENCH_TRACE
+        ? setInterval(() => void sink.events().then((n) => process.stdout.write(`    drain +${since()} s: ${n} received\n`)), 1000)
+        : undefined;
       const drained = await waitFor(async () => (await sink.events()) >= total, 600_000);
+      clearInterval(trace);
       drainPerS = drained ? total / ((performance.now() - back) / 1000) : Number.NaN;
     }
     return { rate: achieved, rssMb: rss / 2 ** 20, drainPerS };

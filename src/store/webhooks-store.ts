@@ -228,7 +228,13 @@ export function webhooksStore(db: Kysely<Schema>, dialect: Dialect) {
         attempts.map((a) => [a.deliveryId, a.endpointId, a.at, a.statusCode, Math.round(a.durationMs), a.error, a.responseExcerpt]),
       );
       const states = JSON.stringify(
-        records.map(({ attempt, outcome }) => [attempt.deliveryId, outcome.status, outcome.attemptCount, outcome.nextAttemptAt, attempt.at]),
+        records.map(({ attempt, outcome }) => [
+          attempt.deliveryId,
+          outcome.status,
+          outcome.attemptCount,
+          outcome.nextAttemptAt,
+          attempt.at,
+        ]),
       );
       await writes([
         compilable(
