@@ -1,4 +1,4 @@
-import { sql, type Compilable, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type {
   DeliveryStatus,
   DeliveryWithAttempts,
@@ -195,9 +195,9 @@ export function webhooksStore(db: Kysely<Schema>, dialect: Dialect) {
 
     /**
      * Logs attempts and sets each delivery's state after its attempt (ending its lease), all in one transaction.
-     * Two statements whatever the group's size, their text always the same (PostgreSQL: arrays through unnest;
-     * SQLite: one JSON parameter through json_each): a draining backlog records thousands a second, and a statement
-     * built and compiled per row cost the event loop more than the attempts themselves.
+     * Statements of fixed text (PostgreSQL: two, arrays through unnest; SQLite: two per attempt, prepared once):
+     * a draining backlog records thousands a second, and a query built and compiled per row cost the event loop
+     * more than the attempts themselves.
      */
     async recordAttempts(records: readonly { attempt: WebhookAttempt; outcome: AttemptOutcome }[]): Promise<void> {
       if (records.length === 0) return;
@@ -224,34 +224,22 @@ export function webhooksStore(db: Kysely<Schema>, dialect: Dialect) {
         ]);
         return;
       }
-      const logRows = JSON.stringify(
-        attempts.map((a) => [a.deliveryId, a.endpointId, a.at, a.statusCode, Math.round(a.durationMs), a.error, a.responseExcerpt]),
-      );
-      const states = JSON.stringify(
-        records.map(({ attempt, outcome }) => [
-          attempt.deliveryId,
-          outcome.status,
-          outcome.attemptCount,
-          outcome.nextAttemptAt,
-          attempt.at,
+      // SQLite: a statement of fixed text per row, prepared once by whoever runs it (the writer thread keeps them),
+      // with no query built and compiled per row.
+      await writes(
+        records.flatMap(({ attempt: a, outcome }) => [
+          rawStatement(sqliteAttemptInsert, [
+            a.deliveryId,
+            a.endpointId,
+            a.at,
+            a.statusCode,
+            Math.round(a.durationMs),
+            a.error,
+            a.responseExcerpt,
+          ]),
+          rawStatement(sqliteDeliveryOutcome, [outcome.status, outcome.attemptCount, outcome.nextAttemptAt, a.at, a.deliveryId]),
         ]),
       );
-      await writes([
-        compilable(
-          sql`insert into webhook_attempts (delivery_id, endpoint_id, at, status_code, duration_ms, error, response_excerpt)
-          select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
-            json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]')
-          from json_each(${logRows}) order by key`,
-        ),
-        // The planner walks the JSON and finds each delivery by its primary key.
-        compilable(
-          sql`update webhook_deliveries
-          set status = json_extract(u.value, '$[1]'), attempt_count = json_extract(u.value, '$[2]'),
-            next_attempt_at = json_extract(u.value, '$[3]'), locked_until = null, updated_at = json_extract(u.value, '$[4]')
-          from json_each(${states}) as u
-          where webhook_deliveries.id = json_extract(u.value, '$[0]')`,
-        ),
-      ]);
     },
 
     /** A failing endpoint succeeded again: its pending deliveries not held by an attempt are due now. */
@@ -390,6 +378,15 @@ export function webhooksStore(db: Kysely<Schema>, dialect: Dialect) {
       return Number(attempts.numDeletedRows) + Number(deliveries.numDeletedRows);
     },
   };
+}
+
+const sqliteAttemptInsert = `insert into webhook_attempts (delivery_id, endpoint_id, at, status_code, duration_ms, error, response_excerpt)
+  values (?, ?, ?, ?, ?, ?, ?)`;
+const sqliteDeliveryOutcome = `update webhook_deliveries set status = ?, attempt_count = ?, next_attempt_at = ?, locked_until = null, updated_at = ?
+  where id = ?`;
+
+function rawStatement(text: string, parameters: readonly unknown[]): Compilable {
+  return { compile: () => CompiledQuery.raw(text, [...parameters]) };
 }
 
 export function deliveryRow(row: OutboxRow): Selectable<WebhookDeliveriesTable> {
