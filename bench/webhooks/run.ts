@@ -13,7 +13,9 @@
  * - outage (BENCH_OUTAGE_RUNS, 1): the receiver down for BENCH_OUTAGE_S (60; the issue's 10 minutes scaled to what
  *   runs in a few minutes) at BENCH_OUTAGE_RATE msg/s (2000), one event per POST: ingest against the same run
  *   without webhooks, the highest RSS of this process (platform, fleet and bench together), then the rate at which
- *   the backlog drains once the receiver is back.
+ *   the backlog drains once the receiver is back; BENCH_OUTAGE_CONCURRENCY (8, SPEC 11's default) is the
+ *   platform's WEBHOOK_CONCURRENCY, which bounds the drain to that many POSTs in flight; BENCH_TRACE=1 prints the
+ *   events received each second of the drain.
  *
  * BENCH_SCENARIOS (latency,isolation,ingest,outage) picks some. The platform shares this process with the fleet:
  * figures are indicative, and on a busy host they say more about the host than the platform.
@@ -30,6 +32,8 @@ const batchedMessages = numberFromEnv('BENCH_MESSAGES', 20_000);
 const outageRuns = numberFromEnv('BENCH_OUTAGE_RUNS', 1);
 const outageS = numberFromEnv('BENCH_OUTAGE_S', 60);
 const outageRate = numberFromEnv('BENCH_OUTAGE_RATE', 2000);
+/** WEBHOOK_CONCURRENCY of the outage's platform: SPEC 11's default (8) unless set; the drain is at most this many POSTs in flight. */
+const outageConcurrency = numberFromEnv('BENCH_OUTAGE_CONCURRENCY', 8);
 const scenarios = new Set((process.env.BENCH_SCENARIOS ?? 'latency,isolation,ingest,outage').split(',').map((s) => s.trim()));
 
 const receivers = new Receivers();
@@ -137,7 +141,7 @@ async function ingestRun(withWebhook: boolean): Promise<{ rate: number; behind: 
 }
 
 async function outageRun(withWebhook: boolean): Promise<{ rate: number; rssMb: number; drainPerS: number }> {
-  const platform = await startPlatform();
+  const platform = await startPlatform({ WEBHOOK_CONCURRENCY: String(outageConcurrency) });
   const sink: Receiver = await receivers.start();
   let rss = 0;
   let sampling = true;
@@ -156,7 +160,12 @@ async function outageRun(withWebhook: boolean): Promise<{ rate: number; rssMb: n
       const total = outageRate * outageS;
       const back = performance.now();
       await sink.up();
+      const since = () => ((performance.now() - back) / 1000).toFixed(1);
+      const trace = process.env.BENCH_TRACE
+        ? setInterval(() => void sink.events().then((n) => process.stdout.write(`    drain +${since()} s: ${n} received\n`)), 1000)
+        : undefined;
       const drained = await waitFor(async () => (await sink.events()) >= total, 600_000);
+      clearInterval(trace);
       drainPerS = drained ? total / ((performance.now() - back) / 1000) : Number.NaN;
     }
     return { rate: achieved, rssMb: rss / 2 ** 20, drainPerS };
@@ -207,7 +216,7 @@ for (let run = 1; run <= runs; run++) {
 await receivers.stop();
 const path = externalPath ? 'PostgreSQL + external broker' : 'embedded (SQLite + embedded broker)';
 process.stdout.write(
-  `\nbench:webhooks, ${path} (medians of ${runs}, outage of ${outageRuns}; ${rate} msg/s for ${windowS} s; ${batchedMessages} batched messages; outage ${outageS} s at ${outageRate} msg/s)\n`,
+  `\nbench:webhooks, ${path} (medians of ${runs}, outage of ${outageRuns}; ${rate} msg/s for ${windowS} s; ${batchedMessages} batched messages; outage ${outageS} s at ${outageRate} msg/s, WEBHOOK_CONCURRENCY ${outageConcurrency})\n`,
 );
 for (const [name, values] of Object.entries(results))
   process.stdout.write(`  ${name.padEnd(52)} ${median(values).toFixed(name.includes('ratio') ? 3 : 1)}\n`);

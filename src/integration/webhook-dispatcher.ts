@@ -45,6 +45,15 @@ const recordBacklog = 2_000;
 const handOffPerSlot = 64;
 
 /**
+ * How far ahead a lane claims: at least 8 rounds of its slots, and at a fast lane half a second of its pace, so
+ * that a claim (a store round trip) ends before the queue it refills is empty. A backlog draining at thousands of
+ * attempts a second otherwise waits for a claim every few hundred; a slow or hung lane keeps the 8 rounds.
+ */
+const roundsAhead = 8;
+const paceAheadS = 0.5;
+const mostAhead = 5_000;
+
+/**
  * Sends the outbox (SPEC section 11, Delivery and Health). Each enabled endpoint has its own lane: at most
  * WEBHOOK_CONCURRENCY attempts in flight, claimed from the store only when the lane has room, so a hung receiver
  * fills its own lane and delays nobody else. Claims take a lease longer than an attempt may last (the store's
@@ -84,6 +93,8 @@ export class WebhookDispatcher implements OutboxHandOff {
   private flushing: Promise<void> | undefined;
   /** Claimed deliveries waiting for a slot of their endpoint's lane (their lease runs meanwhile). */
   private readonly queued = new Map<string, Leased[]>();
+  /** Attempts each lane ended in the current and the previous second (the clock's): its pace. */
+  private readonly pace = new Map<string, { second: number; current: number; previous: number }>();
 
   constructor(
     private readonly deps: {
@@ -293,7 +304,8 @@ export class WebhookDispatcher implements OutboxHandOff {
         this.launch(endpointNow, delivery);
         started += 1;
       }
-      if (waiting.length > slots) return;
+      // Refilled once half of what was claimed ahead is gone, so the next claim lands before the queue runs dry.
+      if (waiting.length > Math.max(slots, this.aheadOf(endpointId, slots) / 2)) return;
     }
     if (!claim) return;
     if (this.claiming.has(endpointId)) {
@@ -308,7 +320,7 @@ export class WebhookDispatcher implements OutboxHandOff {
     const batching = endpoint !== undefined && endpoint.batchMaxEvents > 1;
     // A lane claims rounds ahead (one query per many attempts: a backlog drains at the receiver's pace, not the
     // store's); a delivery whose lease would run out in the queue is left to a later claim (above).
-    const ahead = slots * 8 - (this.queued.get(endpointId)?.length ?? 0) - (this.inFlight.get(endpointId) ?? 0);
+    const ahead = this.aheadOf(endpointId, slots) - (this.queued.get(endpointId)?.length ?? 0) - (this.inFlight.get(endpointId) ?? 0);
     if (ahead <= 0) return;
     this.claiming.add(endpointId);
     this.claimAgain.delete(endpointId);
@@ -383,9 +395,37 @@ export class WebhookDispatcher implements OutboxHandOff {
       )
       .finally(() => {
         this.inFlight.set(endpoint.id, (this.inFlight.get(endpoint.id) ?? 1) - 1);
+        this.paced(endpoint.id);
         this.fill(endpoint.id, this.backlog.has(endpoint.id) || this.claimAgain.has(endpoint.id));
       });
     this.track(run);
+  }
+
+  private paced(endpointId: string): void {
+    const second = Math.floor(this.deps.clock.now() / 1000);
+    const pace = this.pace.get(endpointId);
+    if (!pace) this.pace.set(endpointId, { second, current: 1, previous: 0 });
+    else if (pace.second === second) pace.current += 1;
+    else {
+      pace.previous = pace.second === second - 1 ? pace.current : 0;
+      pace.second = second;
+      pace.current = 1;
+    }
+  }
+
+  /** How many deliveries the lane wants claimed or in flight (roundsAhead, paceAheadS). */
+  private aheadOf(endpointId: string, slots: number): number {
+    const pace = this.pace.get(endpointId);
+    const second = Math.floor(this.deps.clock.now() / 1000);
+    // The last whole second's attempts, or the current one's when it already has more.
+    const perSecond = !pace
+      ? 0
+      : pace.second === second
+        ? Math.max(pace.previous, pace.current)
+        : pace.second === second - 1
+          ? pace.current
+          : 0;
+    return Math.max(slots * roundsAhead, Math.min(mostAhead, Math.ceil(perSecond * paceAheadS)));
   }
 
   /** The test event: sent once now, logged, never retried. */

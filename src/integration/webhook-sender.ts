@@ -14,6 +14,8 @@ export interface SendResult {
 
 const excerptBytes = 4096;
 const idlePoolMs = 60_000;
+/** Entries kept by each of the sender's memos (URLs, address checks); cleared whole when full. */
+const memoSize = 10_000;
 
 /**
  * Sends webhook requests (SPEC section 11, Safety and Delivery). At each attempt the host is resolved and every
@@ -25,6 +27,16 @@ const idlePoolMs = 60_000;
 export class WebhookSender {
   private readonly pools = new Map<string, { pool: Pool; usedAt: number }>();
   private readonly sweeper: NodeJS.Timeout;
+  /**
+   * A backlog drains at thousands of attempts a second, so what is the same at every attempt is worked out once:
+   * the URL's parts, and each address's verdict (a pure function of the address and WEBHOOK_ALLOW_PRIVATE). The
+   * name is still resolved at every attempt, and every address it gives is checked.
+   */
+  private readonly targets = new Map<string, { url: URL; literal: string | undefined } | undefined>();
+  private readonly verdicts = new Map<string, string | undefined>();
+  /** Attempts in flight, oldest deadline first (one timeout for all: the deadlines come in the order they were set). */
+  private readonly deadlines: { at: number; controller: AbortController; done: boolean }[] = [];
+  private deadlineTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: { allow: AddressAllowList; timeoutMs: number; connections: number }) {
     this.sweeper = setInterval(() => this.closeIdle(), idlePoolMs);
@@ -40,22 +52,18 @@ export class WebhookSender {
       responseExcerpt: null,
       retryAfterS: null,
     });
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return failed('invalid url');
-    }
+    const parsed = this.targetOf(url);
+    if (!parsed) return failed('invalid url');
+    const { url: target, literal } = parsed;
     let address: { address: string; family: number };
     try {
-      const literal = literalHost(target);
       const addresses =
         literal !== undefined
           ? [{ address: literal, family: literal.includes(':') ? 6 : 4 }]
           : await lookup(target.hostname, { all: true });
       if (addresses.length === 0) return failed('no address');
       for (const candidate of addresses) {
-        const refused = refusedAddress(candidate.address, this.options.allow);
+        const refused = this.verdictOf(candidate.address);
         if (refused) return failed(`address refused: ${candidate.address} is a ${refused}`);
       }
       address = addresses[0]!;
@@ -63,13 +71,14 @@ export class WebhookSender {
       return failed(`cannot resolve ${target.hostname}: ${(error as { code?: string }).code ?? (error as Error).message}`);
     }
     const pool = this.poolFor(target.origin, address);
+    const deadline = this.deadline();
     try {
       const response = await pool.request({
         path: `${target.pathname}${target.search}`,
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'thingdesk-webhooks', ...headers },
         body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: deadline.controller.signal,
       });
       const excerpt = await readExcerpt(response.body);
       const retryAfter =
@@ -91,11 +100,67 @@ export class WebhookSender {
       const timedOut =
         e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
       return failed(timedOut ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? 'request failed'));
+    } finally {
+      deadline.done = true;
     }
+  }
+
+  private targetOf(url: string): { url: URL; literal: string | undefined } | undefined {
+    if (this.targets.has(url)) return this.targets.get(url);
+    let target: { url: URL; literal: string | undefined } | undefined;
+    try {
+      const parsed = new URL(url);
+      target = { url: parsed, literal: literalHost(parsed) };
+    } catch {
+      target = undefined;
+    }
+    if (this.targets.size >= memoSize) this.targets.clear();
+    this.targets.set(url, target);
+    return target;
+  }
+
+  private verdictOf(address: string): string | undefined {
+    if (this.verdicts.has(address)) return this.verdicts.get(address);
+    const verdict = refusedAddress(address, this.options.allow);
+    if (this.verdicts.size >= memoSize) this.verdicts.clear();
+    this.verdicts.set(address, verdict);
+    return verdict;
+  }
+
+  /**
+   * The bound of one whole attempt (WEBHOOK_TIMEOUT_MS): an abort at the deadline. One timer serves every attempt in
+   * flight (AbortSignal.timeout's timer and weak references for each cost a drain a good part of its time).
+   */
+  private deadline(): { at: number; controller: AbortController; done: boolean } {
+    // Attempts mostly end in the order they began: the ended ones at the front go now, not at the next expiry.
+    while (this.deadlines[0]?.done) this.deadlines.shift();
+    const entry = { at: performance.now() + this.options.timeoutMs, controller: new AbortController(), done: false };
+    this.deadlines.push(entry);
+    this.deadlineTimer ??= setTimeout(() => this.expire(), this.options.timeoutMs).unref();
+    return entry;
+  }
+
+  private expire(): void {
+    this.deadlineTimer = undefined;
+    const now = performance.now();
+    let ended = 0;
+    while (ended < this.deadlines.length && (this.deadlines[ended]!.done || this.deadlines[ended]!.at <= now)) {
+      const entry = this.deadlines[ended]!;
+      if (!entry.done) entry.controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      ended += 1;
+    }
+    this.deadlines.splice(0, ended);
+    const next = this.deadlines.find((d) => !d.done);
+    if (!next) {
+      this.deadlines.length = 0;
+      return;
+    }
+    this.deadlineTimer = setTimeout(() => this.expire(), Math.max(1, next.at - now)).unref();
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    clearTimeout(this.deadlineTimer);
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.all(pools.map(({ pool }) => pool.destroy().catch(() => undefined)));

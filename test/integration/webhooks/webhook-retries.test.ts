@@ -106,6 +106,32 @@ for (const target of storeTargets) {
       assert.equal(r.received[3]!.headers['webhook-id'], got[0]!.headers['webhook-id']);
     });
 
+    test('an attempt the receiver never answers ends at WEBHOOK_TIMEOUT_MS, logged as a timeout, and is retried', async () => {
+      const r = await receiver();
+      // The first request is never answered; the retry is.
+      r.respond = (_req, res, index) => {
+        if (index > 0) res.end('ok');
+      };
+      const hook = await create({ url: r.url, events: ['message.stored'], tuids: ['TO-1'] });
+      await publishReadings(server, 'TO-1', 1);
+      const [delivery] = await until(
+        async () => {
+          const entries = await log(hook.id);
+          return entries[0]?.status === 'succeeded' ? entries : undefined;
+        },
+        15_000,
+        'the delivery retried after its timeout',
+      );
+      // WEBHOOK_TIMEOUT_MS of the tests is 2000.
+      assert.deepEqual(
+        delivery!.attempts.map((a) => a.status_code),
+        [null, 200],
+      );
+      assert.equal(delivery!.attempts[0]!.error, 'timeout after 2000 ms');
+      const got = await r.waitFor(2);
+      assert.equal(got[0]!.headers['webhook-id'], got[1]!.headers['webhook-id']);
+    });
+
     test('a hung endpoint delays nobody else', async () => {
       const hung = await receiver();
       hung.respond = () => undefined; // never answers
