@@ -54,10 +54,13 @@ describe('temporary write failures: the uplink batcher retries these whole inste
 
 describe('store unavailable errors', () => {
   for (const [name, error, unavailable] of cases) {
-    test(`${name}: ${unavailable ? '503 SERVICE_UNAVAILABLE' : '500 INTERNAL'}`, () => {
+    // A store that is there but busy past busy_timeout (SQLite's lock) is not unreachable, yet the same request
+    // succeeds later: it is answered 503 too.
+    const retryable = unavailable || isTemporaryStoreFailure(error);
+    test(`${name}: ${retryable ? '503 SERVICE_UNAVAILABLE' : '500 INTERNAL'}`, () => {
       assert.equal(isStoreUnavailable(error), unavailable);
       const mapped = toAppError(error);
-      assert.equal(mapped.code, unavailable ? 'SERVICE_UNAVAILABLE' : 'INTERNAL');
+      assert.equal(mapped.code, retryable ? 'SERVICE_UNAVAILABLE' : 'INTERNAL');
       assert.doesNotMatch(mapped.message, /ECONN|127\.0\.0\.1|Connection terminated|0x00/, 'no internals in the message');
     });
   }
