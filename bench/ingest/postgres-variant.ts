@@ -39,6 +39,18 @@ export interface ExternalTarget {
   cleanup(): Promise<void>;
 }
 
+/** The platform's settings for `target`: its store, its broker and the deployment's consumer sessions. */
+export function externalPlatformEnv(target: ExternalTarget): Record<string, string> {
+  return {
+    DATABASE_URL: target.databaseUrl,
+    MQTT_URL: target.mqttUrl,
+    MQTT_CLIENT_ID: target.mqttClientId,
+    MQTT_SHARED_GROUP: target.sharedGroup,
+    MQTT_CONSUMER_SLOTS: String(target.consumers),
+    BOOTSTRAP_ORG: target.bootstrapOrg,
+  };
+}
+
 /** Why the variant cannot run here, or undefined when it can. */
 export async function externalSkipReason(): Promise<string | undefined> {
   if (!process.env.BENCH_DATABASE_URL) return 'BENCH_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/postgres)';

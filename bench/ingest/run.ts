@@ -21,7 +21,7 @@ import { killAll, killChildrenOnSignal } from '../lib/processes.js';
 import { RssSampler } from '../lib/proc-stats.js';
 import { measureAedesCeiling, measureExternalCeiling, type BrokerCeiling } from './broker-ceiling.js';
 import { measureFleet, type WindowTiming } from './measure-fleet.js';
-import { externalSkipReason, prepareExternalTarget, type ExternalTarget } from './postgres-variant.js';
+import { externalPlatformEnv, externalSkipReason, prepareExternalTarget, type ExternalTarget } from './postgres-variant.js';
 import { formatReport, judge, saveReport, type IngestReport, type ScenarioResult } from './report.js';
 import { benchBootstrap, benchOrganizationId, spawnPlatform } from './spawn-platform.js';
 import { measureStoreCeiling, type StoreCeiling } from './store-ceiling.js';
@@ -104,12 +104,7 @@ async function runExternalScenario(
 ): Promise<Omit<ScenarioResult, 'brokerCeiling' | 'storeCeiling'>> {
   const platform = await spawnPlatform(entry, {
     ...platformEnv,
-    DATABASE_URL: target.databaseUrl,
-    MQTT_URL: target.mqttUrl,
-    MQTT_CLIENT_ID: target.mqttClientId,
-    MQTT_SHARED_GROUP: target.sharedGroup,
-    MQTT_CONSUMER_SLOTS: String(target.consumers),
-    BOOTSTRAP_ORG: target.bootstrapOrg,
+    ...externalPlatformEnv(target),
   });
   const simulatorRss = new RssSampler(process.pid, false);
   try {

@@ -19,7 +19,7 @@
 import { loadavg } from 'node:os';
 import { rmSync } from 'node:fs';
 import { startFleet, type FleetOptions, type LatencySummary } from '../../src/simulator/index.js';
-import { externalSkipReason, prepareExternalTarget, type ExternalTarget } from '../ingest/postgres-variant.js';
+import { externalPlatformEnv, externalSkipReason, prepareExternalTarget, type ExternalTarget } from '../ingest/postgres-variant.js';
 import { benchBootstrap, benchOrganizationId, spawnPlatform, type RunningPlatform } from '../ingest/spawn-platform.js';
 import { preparePlatformEntry, type PlatformEntry } from '../lib/node-entry.js';
 import { readMemoryMiB, RssSampler } from '../lib/proc-stats.js';
@@ -263,12 +263,7 @@ async function main(): Promise<void> {
       external = await prepareExternalTarget();
       const platform = await spawnPlatform(entry, {
         ...env,
-        DATABASE_URL: external.databaseUrl,
-        MQTT_URL: external.mqttUrl,
-        MQTT_CLIENT_ID: external.mqttClientId,
-        MQTT_SHARED_GROUP: external.sharedGroup,
-        MQTT_CONSUMER_SLOTS: String(external.consumers),
-        BOOTSTRAP_ORG: external.bootstrapOrg,
+        ...externalPlatformEnv(external),
       });
       try {
         const token = await clientToken(

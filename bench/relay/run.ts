@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { FleetOptions } from '../../src/simulator/index.js';
 import { deviceTuidFor } from '../../src/simulator/index.js';
 import { measureFleet, type WindowTiming } from '../ingest/measure-fleet.js';
-import { externalSkipReason, prepareExternalTarget, type ExternalTarget } from '../ingest/postgres-variant.js';
+import { externalPlatformEnv, externalSkipReason, prepareExternalTarget, type ExternalTarget } from '../ingest/postgres-variant.js';
 import { benchBootstrap, spawnPlatform, type RunningPlatform } from '../ingest/spawn-platform.js';
 import { preparePlatformEntry, repoRoot, type PlatformEntry } from '../lib/node-entry.js';
 import { killChildrenOnSignal } from '../lib/processes.js';
@@ -47,13 +47,9 @@ async function twoInstances(entry: PlatformEntry, target: ExternalTarget, relay:
   for (const name of ['a', 'b']) {
     platforms.push(
       await spawnPlatform(entry, {
-        DATABASE_URL: target.databaseUrl,
-        MQTT_URL: target.mqttUrl,
+        ...externalPlatformEnv(target),
         MQTT_CLIENT_ID: `${target.mqttClientId}-${name}`,
-        MQTT_SHARED_GROUP: target.sharedGroup,
-        MQTT_CONSUMER_SLOTS: String(target.consumers),
         MQTT_LIVE_RELAY: relay,
-        BOOTSTRAP_ORG: target.bootstrapOrg,
       }),
     );
   }

@@ -11,7 +11,7 @@ import mqtt from 'mqtt';
 import { startApp, type App } from '../../src/app/build-app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { prepareExternalTarget, type ExternalTarget } from '../ingest/postgres-variant.js';
+import { externalPlatformEnv, prepareExternalTarget, type ExternalTarget } from '../ingest/postgres-variant.js';
 import { benchBootstrap as bootstrap } from '../ingest/spawn-platform.js';
 
 export const externalPath = Boolean(process.env.BENCH_DATABASE_URL);
@@ -32,12 +32,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   const external: ExternalTarget | undefined = externalPath ? await prepareExternalTarget() : undefined;
   const storeEnv = external
     ? {
-        DATABASE_URL: external.databaseUrl,
-        MQTT_URL: external.mqttUrl,
-        MQTT_CLIENT_ID: external.mqttClientId,
-        MQTT_SHARED_GROUP: external.sharedGroup,
-        MQTT_CONSUMER_SLOTS: String(external.consumers),
-        BOOTSTRAP_ORG: external.bootstrapOrg,
+        ...externalPlatformEnv(external),
         SIGNING_KEY_SEALING_KEY: randomBytes(32).toString('base64'),
       }
     : { DATABASE_URL: `file:${join(dir, 'thingdesk.db')}`, MQTT_PORT: '0' };
