@@ -118,7 +118,13 @@ export function attachWebSocketServer(
         state.work.clear();
         deps.live.close(state.live);
       },
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => deps.formatError(error)) as never,
+      onError: (ctx, _id, _payload, errors) => {
+        // graphql-ws reports a send that failed as the subscription's error. On a socket that is no longer open
+        // it is the client's leaving (or our dropping a slow reader), not a resolver that failed: nobody will
+        // read this answer, and logging it as a failure would page an operator for every dropped reader.
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return errors;
+        return errors.map((error) => deps.formatError(error)) as never;
+      },
       onNext: (ctx, _id, _payload, _args, result) => {
         const state = sockets.get(ctx);
         if (state && ctx.extra.socket.bufferedAmount > sendBufferBytes) state.live.overflowed();
