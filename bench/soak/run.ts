@@ -8,9 +8,10 @@
  * `npm run bench:soak -- --hostile` (or SOAK_HOSTILE=1) adds an attacker (hostile.ts, in a process of its own,
  * hostile-process.ts, so its queueing is not counted as the platform's). The run then alternates calm and hostile
  * phases of SOAK_PHASE_S, starting calm, and compares the legitimate latencies of the two kinds of phase: REST and
- * GraphQL readers, and a probe gateway's publish-to-PUBACK time (probe.ts). Alternating, rather than one run with and
- * one without, puts both under the same warm-up, store size and machine noise. It passes when every p50 and p99 under
- * attack is within 2x of its calm value and RSS stays under 400 MB.
+ * GraphQL readers, and a probe gateway's publish-to-PUBACK time (probe.ts, in a process of its own too,
+ * probe-process.ts). Alternating, rather than one run with and one without, puts both under the same warm-up, store
+ * size and machine noise. It passes when every p50 and p99 under attack is within 2x of its calm value and RSS stays
+ * under 400 MB.
  *
  * `--duration=S` and `--phase=S` (seconds) override SOAK_DURATION_S and SOAK_PHASE_S; `--short` is a run of a few
  * minutes (180 s in phases of 30 s, samples every 15 s), enough to see each hostile phase twice.
@@ -26,7 +27,7 @@ import { readMemoryMiB } from '../lib/proc-stats.js';
 import { delta, scrapeMetrics } from '../lib/prometheus.js';
 import { type HostileClient } from './hostile.js';
 import { forkHostile } from './hostile-process.js';
-import { startPublishProbe } from './probe.js';
+import { forkPublishProbe } from './probe-process.js';
 import { startReader } from './readers.js';
 
 /** The value of `--name=value` on the command line, if given. */
@@ -132,14 +133,16 @@ async function main(): Promise<void> {
         }),
       recordIn('GraphQL'),
     );
-    const probe = await startPublishProbe({
-      url: `mqtt://127.0.0.1:${platform.mqttPort}`,
-      username: benchBootstrap.BOOTSTRAP_MQTT_USERNAME,
-      password: benchBootstrap.BOOTSTRAP_MQTT_PASSWORD,
-      organizationId: benchOrganizationId,
-      intervalMs: 50,
-      record: recordIn('publish'),
-    });
+    const probe = await forkPublishProbe(
+      {
+        url: `mqtt://127.0.0.1:${platform.mqttPort}`,
+        username: benchBootstrap.BOOTSTRAP_MQTT_USERNAME,
+        password: benchBootstrap.BOOTSTRAP_MQTT_PASSWORD,
+        organizationId: benchOrganizationId,
+        intervalMs: 50,
+      },
+      recordIn('publish'),
+    );
     const attacks: HostileClient['counts'][] = [];
     const switchPhase = async () => {
       if (attacker) {
