@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../src/observability/logger.js';
+import { CapturedLogs } from '../helpers/captured-logs.js';
 import { cleanupStores } from '../helpers/databases.js';
 import { GraphqlClient } from '../helpers/graphql-client.js';
 import { connectMqtt } from '../helpers/mqtt-clients.js';
@@ -18,7 +17,7 @@ after(closeMqttClients);
  */
 describe('no secrets in responses or logs', () => {
   let server: TestApp;
-  const logLines: string[] = [];
+  const logs = new CapturedLogs();
   const responses: string[] = [];
   const secrets: string[] = [
     testBootstrap.BOOTSTRAP_PASSWORD,
@@ -27,13 +26,7 @@ describe('no secrets in responses or logs', () => {
   ];
 
   before(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-        done();
-      },
-    });
-    server = await startTestApp({}, { logger: createLogger('trace', sink) });
+    server = await startTestApp({}, { logger: logs.logger });
     // A representative session: tokens, reads, writes, failures, sign-in, administration, MQTT.
     const rest = new RestClient(server);
     const token = await rest.accessToken();
@@ -88,11 +81,11 @@ describe('no secrets in responses or logs', () => {
   const hashPatterns = [/\$argon2id\$/, /hmac-sha256\$/, /"d":"[A-Za-z0-9_-]{20,}"/, /password_hash|secret_hash|private_jwk/];
 
   test('the logs were written (the check below is not vacuous)', () => {
-    assert.ok(logLines.length > 10, `${logLines.length} log lines`);
+    assert.ok(logs.lines.length > 10, `${logs.lines.length} log lines`);
   });
 
   test('no log line holds a password, secret, token, hash or private key', () => {
-    for (const line of logLines) {
+    for (const line of logs.lines) {
       for (const secret of secrets) assert.ok(!line.includes(secret), `a secret in the log: ${line.slice(0, 200)}`);
       for (const pattern of hashPatterns) assert.doesNotMatch(line, pattern);
     }

@@ -1,9 +1,8 @@
 /** Live GraphQL streams are bounded: subscriptions capped per connection and per user, slow readers disconnected. */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../../src/observability/logger.js';
+import { CapturedLogs } from '../../helpers/captured-logs.js';
 import { cleanupStores } from '../../helpers/databases.js';
 import { closedWithin, type LiveSocket } from '../../helpers/live-socket.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -67,21 +66,9 @@ describe('subscription caps (issue 12 item 5)', () => {
 
 describe('a reader that does not keep up is closed, not buffered for (issue 12 item 5)', () => {
   let server: TestApp;
-  const errorLogs: string[] = [];
+  const logs = new CapturedLogs('debug');
   before(async () => {
-    // pino writes a line per entry; level 50 and above are errors an operator is paged for.
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-          if ((JSON.parse(line) as { level: number }).level >= 50) errorLogs.push(line);
-        }
-        done();
-      },
-    });
-    server = await startTestApp(
-      { GRAPHQL_SUBSCRIPTION_QUEUE: '2000', GRAPHQL_SEND_BUFFER_BYTES: '65536' },
-      { logger: createLogger('debug', sink) },
-    );
+    server = await startTestApp({ GRAPHQL_SUBSCRIPTION_QUEUE: '2000', GRAPHQL_SEND_BUFFER_BYTES: '65536' }, { logger: logs.logger });
   });
   after(() => server?.stop());
 
@@ -111,7 +98,7 @@ describe('a reader that does not keep up is closed, not buffered for (issue 12 i
     assert.ok(closed, 'the server dropped the reader that did not keep up');
     assert.ok(slow.received.filter((m) => m.type === 'next').length < 4 * uplinks * perUplink, 'it did not get everything buffered for it');
     // Its subscriptions' sends then fail on a closed socket: the client's leaving, not a resolver failure.
-    assert.deepEqual(errorLogs, []);
+    assert.deepEqual(logs.errors(), []);
     const health = await fetch(server.url('/healthz'));
     assert.equal(health.status, 200);
     reader.close();

@@ -1,5 +1,4 @@
-import { Writable } from 'node:stream';
-import { createLogger } from '../../../src/observability/logger.js';
+import { CapturedLogs } from '../../helpers/captured-logs.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import {
   CookieJar,
@@ -10,22 +9,6 @@ import {
   testClientId,
   testClientSecret,
 } from '../../helpers/oidc-test-provider.js';
-
-/** Every log line of a platform, at trace level, to check none carries a code, token or secret. */
-export class CapturedLogs {
-  readonly lines: string[] = [];
-  readonly stream = new Writable({
-    write: (chunk: Buffer, _encoding, done) => {
-      this.lines.push(
-        ...String(chunk)
-          .split('\n')
-          .filter((line) => line !== ''),
-      );
-      done();
-    },
-  });
-  logger = createLogger('trace', this.stream);
-}
 
 /** The OIDC_* settings of a platform signing in with the test provider (its organization is the bootstrap one, acme). */
 export function ssoEnv(provider: OidcTestProvider, publicUrl: string, extra: Record<string, string> = {}): Record<string, string> {
