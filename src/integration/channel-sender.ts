@@ -29,7 +29,7 @@ export class ChannelSender {
   }
 
   private async post(channel: NotificationChannel, message: ChannelMessage): Promise<SendResult> {
-    return this.chat.send(channel.url ?? '', {}, JSON.stringify({ text: `${message.subject}\n${message.text}` }));
+    return this.chat.send(channel.url ?? '', {}, JSON.stringify({ text: `${message.subject}\n${message.text}` }), channel.id);
   }
 
   private async mail(channel: NotificationChannel, message: ChannelMessage): Promise<SendResult> {

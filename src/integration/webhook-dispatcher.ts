@@ -483,7 +483,7 @@ export class WebhookDispatcher implements OutboxHandOff {
       'webhook-timestamp': String(timestampS),
       'webhook-signature': webhookSignature(this.secretsOf(endpoint, at), delivery.id, timestampS, body),
     };
-    return this.deps.sender.send(endpoint.url, headers, body);
+    return this.deps.sender.send(endpoint.url, headers, body, endpoint.id);
   }
 
   /** A retry due before the next poll is claimed when due (its record has ended the lease), not a poll later. */

@@ -13,6 +13,22 @@ export interface SendResult {
 }
 
 const excerptBytes = 4096;
+
+/** What a receiver answered: its status, Retry-After, and at most `excerptBytes` of its body. */
+interface Answer {
+  statusCode: number;
+  retryAfter: string | undefined;
+  excerpt: string | null;
+}
+
+/** An attempt's deadline: `expired` settles it as timed out; `done` once it has settled either way. */
+interface Deadline {
+  at: number;
+  expired: () => void;
+  done: boolean;
+}
+
+const timeoutError = () => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 const idlePoolMs = 60_000;
 /** Entries kept by each of the sender's memos (URLs, address checks); cleared whole when full. */
 const memoSize = 10_000;
@@ -35,7 +51,7 @@ export class WebhookSender {
   private readonly targets = new Map<string, { url: URL; literal: string | undefined } | undefined>();
   private readonly verdicts = new Map<string, string | undefined>();
   /** Attempts in flight, oldest deadline first (one timeout for all: the deadlines come in the order they were set). */
-  private readonly deadlines: { at: number; controller: AbortController; done: boolean }[] = [];
+  private readonly deadlines: Deadline[] = [];
   private deadlineTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: { allow: AddressAllowList; timeoutMs: number; connections: number }) {
@@ -43,7 +59,11 @@ export class WebhookSender {
     this.sweeper.unref();
   }
 
-  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  /**
+   * Sends one attempt. `lane` names whose connections it uses (the endpoint): two endpoints on one host never share
+   * a connection, so one that hangs cannot take the connections the other needs (SPEC 11: endpoints are isolated).
+   */
+  async send(url: string, headers: Record<string, string>, body: string, lane = ''): Promise<SendResult> {
     const started = performance.now();
     const failed = (error: string, statusCode: number | null = null): SendResult => ({
       statusCode,
@@ -70,39 +90,89 @@ export class WebhookSender {
     } catch (error) {
       return failed(`cannot resolve ${target.hostname}: ${(error as { code?: string }).code ?? (error as Error).message}`);
     }
-    const pool = this.poolFor(target.origin, address);
-    const deadline = this.deadline();
+    const pool = this.poolFor(lane, target.origin, address);
     try {
-      const response = await pool.request({
-        path: `${target.pathname}${target.search}`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'thingdesk-webhooks', ...headers },
-        body,
-        signal: deadline.controller.signal,
-      });
-      const excerpt = await readExcerpt(response.body);
-      const retryAfter =
-        response.statusCode === 429 || response.statusCode === 503 ? retryAfterSeconds(response.headers['retry-after']) : null;
-      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      const answer = await this.post(pool, `${target.pathname}${target.search}`, headers, body);
+      const ok = answer.statusCode >= 200 && answer.statusCode < 300;
       return {
-        statusCode: response.statusCode,
+        statusCode: answer.statusCode,
         durationMs: performance.now() - started,
         error: ok
           ? null
-          : response.statusCode >= 300 && response.statusCode < 400
-            ? `redirect not followed (${response.statusCode})`
-            : `HTTP ${response.statusCode}`,
-        responseExcerpt: excerpt,
-        retryAfterS: retryAfter,
+          : answer.statusCode >= 300 && answer.statusCode < 400
+            ? `redirect not followed (${answer.statusCode})`
+            : `HTTP ${answer.statusCode}`,
+        responseExcerpt: answer.excerpt,
+        retryAfterS: answer.statusCode === 429 || answer.statusCode === 503 ? retryAfterSeconds(answer.retryAfter) : null,
       };
     } catch (error) {
       const e = error as { name?: string; code?: string; message?: string };
-      const timedOut =
-        e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
+      const timedOut = e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
       return failed(timedOut ? `timeout after ${this.options.timeoutMs} ms` : (e.code ?? e.message ?? 'request failed'));
-    } finally {
-      deadline.done = true;
     }
+  }
+
+  /**
+   * One POST through undici's handler interface rather than `request`: no response stream, abort signal or promise
+   * per chunk, which a backlog draining at thousands of attempts a second would pay at each one. The answer's body
+   * is kept up to its excerpt; a longer one ends the request there (its connection is not reused). The deadline
+   * (WEBHOOK_TIMEOUT_MS from the start, whether the request still waits for a connection or is sent) aborts it.
+   */
+  private post(pool: Pool, path: string, headers: Record<string, string>, body: string): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      let abort: ((error: Error) => void) | undefined;
+      let timedOut = false;
+      const deadline = this.deadline(() => {
+        // Still waiting for a connection: aborted as soon as it has one (onConnect); the attempt ends now.
+        timedOut = true;
+        abort?.(timeoutError());
+        settle(timeoutError());
+      });
+      let statusCode = 0;
+      let retryAfter: string | undefined;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const settle = (error: Error | undefined) => {
+        if (deadline.done) return;
+        deadline.done = true;
+        if (error && statusCode === 0) return reject(error);
+        // A body cut short (the excerpt is full, or the receiver broke off) still gives what came.
+        resolve({ statusCode, retryAfter, excerpt: size === 0 ? null : Buffer.concat(chunks).subarray(0, excerptBytes).toString('utf8') });
+      };
+      pool.dispatch(
+        {
+          path,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'thingdesk-webhooks', ...headers },
+          body,
+        },
+        {
+          onConnect: (abortRequest) => {
+            if (timedOut) abortRequest(timeoutError());
+            else abort = abortRequest;
+          },
+          onError: (error) => settle(error),
+          onHeaders: (status, rawHeaders) => {
+            // 1xx answers come before the final one.
+            if (status < 200) return true;
+            statusCode = status;
+            for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+              if (rawHeaders[i]!.toString('latin1').toLowerCase() === 'retry-after') retryAfter = rawHeaders[i + 1]!.toString('latin1');
+            return true;
+          },
+          onData: (chunk) => {
+            chunks.push(chunk);
+            size += chunk.length;
+            if (size >= excerptBytes) {
+              settle(undefined);
+              abort?.(new Error('excerpt complete'));
+            }
+            return true;
+          },
+          onComplete: () => settle(undefined),
+        },
+      );
+    });
   }
 
   private targetOf(url: string): { url: URL; literal: string | undefined } | undefined {
@@ -131,10 +201,10 @@ export class WebhookSender {
    * The bound of one whole attempt (WEBHOOK_TIMEOUT_MS): an abort at the deadline. One timer serves every attempt in
    * flight (AbortSignal.timeout's timer and weak references for each cost a drain a good part of its time).
    */
-  private deadline(): { at: number; controller: AbortController; done: boolean } {
+  private deadline(expired: () => void): Deadline {
     // Attempts mostly end in the order they began: the ended ones at the front go now, not at the next expiry.
     while (this.deadlines[0]?.done) this.deadlines.shift();
-    const entry = { at: performance.now() + this.options.timeoutMs, controller: new AbortController(), done: false };
+    const entry: Deadline = { at: performance.now() + this.options.timeoutMs, expired, done: false };
     this.deadlines.push(entry);
     this.deadlineTimer ??= setTimeout(() => this.expire(), this.options.timeoutMs).unref();
     return entry;
@@ -146,7 +216,7 @@ export class WebhookSender {
     let ended = 0;
     while (ended < this.deadlines.length && (this.deadlines[ended]!.done || this.deadlines[ended]!.at <= now)) {
       const entry = this.deadlines[ended]!;
-      if (!entry.done) entry.controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      if (!entry.done) entry.expired();
       ended += 1;
     }
     this.deadlines.splice(0, ended);
@@ -166,8 +236,8 @@ export class WebhookSender {
     await Promise.all(pools.map(({ pool }) => pool.destroy().catch(() => undefined)));
   }
 
-  private poolFor(origin: string, address: { address: string; family: number }): Pool {
-    const key = `${origin}|${address.address}`;
+  private poolFor(lane: string, origin: string, address: { address: string; family: number }): Pool {
+    const key = `${lane}|${origin}|${address.address}`;
     let entry = this.pools.get(key);
     if (!entry) {
       const checked = address;
@@ -200,27 +270,7 @@ export class WebhookSender {
   }
 }
 
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= excerptBytes) {
-        body.destroy();
-        break;
-      }
-    }
-  } catch {
-    // A body cut short still gives what came.
-  }
-  if (size === 0) return null;
-  return Buffer.concat(chunks).subarray(0, excerptBytes).toString('utf8');
-}
-
-function retryAfterSeconds(value: string | string[] | undefined): number | null {
-  const text = Array.isArray(value) ? value[0] : value;
+function retryAfterSeconds(text: string | undefined): number | null {
   if (text === undefined) return null;
   if (/^\d+$/.test(text.trim())) return Number(text.trim());
   const at = Date.parse(text);

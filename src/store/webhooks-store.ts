@@ -54,7 +54,14 @@ export function webhooksStore(db: Kysely<Schema>, dialect: Dialect) {
   const compilable = (raw: RawBuilder<unknown>): Compilable => ({ compile: () => raw.compile(db) });
   /** Writes in one transaction: on the writer thread when routed there, else on this connection. */
   const writes = async (queries: readonly Compilable[]): Promise<void> => {
-    if (writer) await writer(queries.map((q) => q.compile()));
+    if (writer)
+      await writer(
+        queries.map((q) => {
+          // Only what the thread runs crosses to it: a compiled query's syntax tree would be copied at every write.
+          const { sql: text, parameters } = q.compile();
+          return { sql: text, parameters };
+        }),
+      );
     else
       await db.transaction().execute(async (trx) => {
         for (const query of queries) await trx.executeQuery(query.compile());

@@ -144,5 +144,25 @@ for (const target of storeTargets) {
       assert.ok(Date.now() - started < 1800, `the healthy endpoint was not held by the hung one (${Date.now() - started} ms)`);
       assert.ok(hung.received.length <= 2, 'the hung endpoint holds at most WEBHOOK_CONCURRENCY requests');
     });
+
+    test('a hung endpoint delays nobody else on the same host either (another path of one receiver)', async () => {
+      // One receiver, two paths: the endpoints share host and port but not their connections.
+      const shared = await receiver();
+      shared.respond = (request, response) => {
+        if (request.path !== '/hung') response.end('ok');
+      };
+      const origin = new URL(shared.url).origin;
+      await create({ url: `${origin}/hung`, events: ['message.stored'], tuids: ['HS-1'] });
+      await create({ url: `${origin}/fine`, events: ['message.stored'], tuids: ['HS-1'] });
+      const started = Date.now();
+      for (let i = 0; i < 5; i++) await publishReadings(server, 'HS-1', 2);
+      await until(
+        () => (shared.received.filter((r) => r.path === '/fine').length >= 10 ? true : undefined),
+        5000,
+        'the healthy path got all ten',
+      );
+      assert.ok(Date.now() - started < 1800, `the healthy path was not held by the hung one (${Date.now() - started} ms)`);
+      assert.ok(shared.received.filter((r) => r.path === '/hung').length <= 2, 'the hung path holds at most WEBHOOK_CONCURRENCY requests');
+    });
   });
 }
