@@ -66,3 +66,19 @@ export class RssSampler {
     return this.peakMiB;
   }
 }
+
+/**
+ * Resolves once the process has used less than `busyShare` of a core over `windowMs` (at most `timeoutMs`): a
+ * platform that says it listens still loads its threads and compiles for a few seconds, and a short measured window
+ * that starts then measures its start-up, not its steady state.
+ */
+export async function untilQuiet(pid: number, { busyShare = 0.15, windowMs = 500, timeoutMs = 20_000 } = {}): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  let before = readCpuSeconds(pid);
+  while (before !== undefined && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const now = readCpuSeconds(pid);
+    if (now === undefined || now - before < (busyShare * windowMs) / 1000) return;
+    before = now;
+  }
+}

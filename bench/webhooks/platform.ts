@@ -1,53 +1,41 @@
 /**
- * The platform of one bench run, in this process: on the embedded path (SQLite in a scratch directory, the embedded
- * broker) or, with BENCH_DATABASE_URL, on PostgreSQL and an external broker (a scratch schema and a Mosquitto of the
- * bench's own when the binary is there, else BENCH_MQTT_URL or 127.0.0.1:1883; see bench/ingest/postgres-variant.ts).
+ * The platform of one bench run: `thingdesk serve` in a process of its own (spawn-platform.ts), on the embedded
+ * path (SQLite in a scratch directory, the embedded broker) or, with BENCH_DATABASE_URL, on PostgreSQL and an
+ * external broker (a scratch schema and a Mosquitto of the bench's own when the binary is there, else BENCH_MQTT_URL
+ * or 127.0.0.1:1883; see bench/ingest/postgres-variant.ts). Its own process, so that its RSS (a target) and its CPU
+ * are its own, not shared with the fleet and the bench.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import mqtt from 'mqtt';
-import { startApp, type App } from '../../src/app/build-app.js';
-import { loadConfig } from '../../src/config/config.js';
-import { createLogger } from '../../src/observability/logger.js';
 import { externalPlatformEnv, prepareExternalTarget, type ExternalTarget } from '../ingest/postgres-variant.js';
-import { benchBootstrap as bootstrap } from '../ingest/spawn-platform.js';
+import { benchBootstrap as bootstrap, benchOrganizationId, spawnPlatform } from '../ingest/spawn-platform.js';
+import type { PlatformEntry } from '../lib/node-entry.js';
+import { untilQuiet } from '../lib/proc-stats.js';
 
 export const externalPath = Boolean(process.env.BENCH_DATABASE_URL);
 
 export interface Platform {
-  app: App;
   api: (method: string, path: string, body?: unknown) => Promise<{ data: { id: string } }>;
   client: mqtt.MqttClient;
   /** The fleet's uplink topic. */
   topic: string;
   /** Messages the store holds (PostgreSQL: what the external broker's acknowledgements do not tell). */
   storedMessages(): Promise<number>;
+  /** The platform process's highest RSS so far, in MiB (sampled every 200 ms, and the kernel's high-water mark). */
+  peakRssMiB(): number;
   stop(): Promise<void>;
 }
 
-export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
-  const dir = mkdtempSync(join(tmpdir(), 'thingdesk-bench-webhooks-'));
+export async function startPlatform(entry: PlatformEntry, env: Record<string, string> = {}): Promise<Platform> {
   const external: ExternalTarget | undefined = externalPath ? await prepareExternalTarget() : undefined;
-  const storeEnv = external
-    ? {
-        ...externalPlatformEnv(external),
-        SIGNING_KEY_SEALING_KEY: randomBytes(32).toString('base64'),
-      }
-    : { DATABASE_URL: `file:${join(dir, 'thingdesk.db')}`, MQTT_PORT: '0' };
-  const config = loadConfig({
-    ...bootstrap,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+  const platform = await spawnPlatform(entry, {
     WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
     WEBHOOK_TIMEOUT_MS: '10000',
-    ...storeEnv,
+    ...(external && externalPlatformEnv(external)),
     ...env,
   });
-  const app = await startApp({ config, logger: createLogger('silent'), print: () => undefined });
-  const base = `http://127.0.0.1:${app.httpPort}${config.restBasePath}`;
+  await untilQuiet(platform.process.pid);
+  const base = `http://127.0.0.1:${platform.httpPort}/api/v1`;
   const tokenResponse = await fetch(`${base}/auth/client-token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -65,21 +53,22 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   };
   const client = external
     ? await mqtt.connectAsync(external.mqttUrl, { clientId: `${external.mqttClientId}-fleet` })
-    : await mqtt.connectAsync(`mqtt://127.0.0.1:${app.mqtt.port}`, {
+    : await mqtt.connectAsync(`mqtt://127.0.0.1:${platform.mqttPort}`, {
         username: bootstrap.BOOTSTRAP_MQTT_USERNAME,
         password: bootstrap.BOOTSTRAP_MQTT_PASSWORD,
       });
   return {
-    app,
     api,
     client,
-    topic: `thingdesk/${external?.organizationId ?? 'bench'}/up/GW-1`,
+    topic: `thingdesk/${external?.organizationId ?? benchOrganizationId}/up/GW-1`,
     storedMessages: external ? () => external.countRows() : async () => Number.NaN,
+    peakRssMiB: () => platform.rss.peakMiB,
     async stop() {
+      if (process.env.BENCH_TRACE) process.stdout.write(`  platform's last output:\n${platform.process.output().slice(-3000)}\n`);
       await client.endAsync();
-      await app.stop();
+      await platform.stop();
       await external?.cleanup();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(platform.workDir, { recursive: true, force: true });
     },
   };
 }

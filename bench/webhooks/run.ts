@@ -1,33 +1,38 @@
 /**
- * `npm run bench:webhooks` (issue 34): what webhooks cost ingest and how late they deliver. The platform runs in
- * this process, on the embedded path (SQLite, the embedded broker) or, with BENCH_DATABASE_URL, on PostgreSQL and an
- * external broker (platform.ts); the receivers run on loopback in a thread of their own (receiver-worker.ts). Each
+ * `npm run bench:webhooks` (issue 34): what webhooks cost ingest and how late they deliver. The platform runs in a
+ * process of its own (compiled, as bench:ingest runs it), on the embedded path (SQLite, the embedded broker) or, with
+ * BENCH_DATABASE_URL, on PostgreSQL and an external broker (platform.ts); the fleet runs in this process and the
+ * receivers on loopback in a thread of their own (receiver-worker.ts). Each
  * figure is the median of BENCH_RUNS runs (3); ratios are to a run without webhooks in the same invocation.
  *
- * - latency: `message.stored`, one event per POST, arrays of 10 at BENCH_RATE msg/s (1000) for BENCH_WINDOW_S (5):
- *   p50 and p99 from commit (the event's `timestamp`) to receipt;
- * - isolation: the same with a hung endpoint beside the healthy one: the healthy one's p99 against alone;
+ * - latency: `message.stored`, one event per POST, arrays of 10 at BENCH_RATE msg/s (1000) for BENCH_WINDOW_S (5),
+ *   after BENCH_WARM_UP_S (2) at that rate not measured: p50 and p99 from commit (the event's `timestamp`) to receipt;
+ * - isolation: the same with a hung endpoint beside the healthy one: the healthy one's p99 against alone, and
+ *   against a run beside a second healthy endpoint (what the second endpoint's outbox rows cost, hang or no hang);
  * - batched ingest: arrays of 10 as fast as the platform stores them (50 publishes in flight), BENCH_MESSAGES
- *   (20000), with no endpoint and with a `batch_max_events: 100` endpoint: the ingest ratio, and the most
- *   events the receiver was behind (sampled every 100 ms);
+ *   (20000) after a quarter as many not measured, with no endpoint and with a `batch_max_events: 100` endpoint: the
+ *   ingest ratio, and the most events the receiver was behind (sampled every 100 ms);
  * - outage (BENCH_OUTAGE_RUNS, 1): the receiver down for BENCH_OUTAGE_S (60; the issue's 10 minutes scaled to what
  *   runs in a few minutes) at BENCH_OUTAGE_RATE msg/s (2000), one event per POST: ingest against the same run
- *   without webhooks, the highest RSS of this process (platform, fleet and bench together), then the rate at which
+ *   without webhooks, the platform process's highest RSS, then the rate at which
  *   the backlog drains once the receiver is back; BENCH_OUTAGE_CONCURRENCY (8, SPEC 11's default) is the
  *   platform's WEBHOOK_CONCURRENCY, which bounds the drain to that many POSTs in flight; BENCH_TRACE=1 prints the
  *   events received each second of the drain.
  *
- * BENCH_SCENARIOS (latency,isolation,ingest,outage) picks some. The platform shares this process with the fleet:
- * figures are indicative, and on a busy host they say more about the host than the platform.
+ * BENCH_SCENARIOS (latency,isolation,ingest,outage) picks some. The platform, the fleet and the receivers share the
+ * host's cores: on a busy host the figures say more about the host than the platform.
  */
+import { rmSync } from 'node:fs';
 import mqtt from 'mqtt';
-import { externalPath, startPlatform, type Platform } from './platform.js';
+import { preparePlatformEntry } from '../lib/node-entry.js';
+import { externalPath, startPlatform as startPlatformWith, type Platform } from './platform.js';
 import { Receivers, type Receiver } from './receivers.js';
 
 const numberFromEnv = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const runs = numberFromEnv('BENCH_RUNS', 3);
 const rate = numberFromEnv('BENCH_RATE', 1000);
 const windowS = numberFromEnv('BENCH_WINDOW_S', 5);
+const warmUpS = numberFromEnv('BENCH_WARM_UP_S', 2);
 const batchedMessages = numberFromEnv('BENCH_MESSAGES', 20_000);
 const outageRuns = numberFromEnv('BENCH_OUTAGE_RUNS', 1);
 const outageS = numberFromEnv('BENCH_OUTAGE_S', 60);
@@ -37,6 +42,8 @@ const outageConcurrency = numberFromEnv('BENCH_OUTAGE_CONCURRENCY', 8);
 const scenarios = new Set((process.env.BENCH_SCENARIOS ?? 'latency,isolation,ingest,outage').split(',').map((s) => s.trim()));
 
 const receivers = new Receivers();
+const entry = await preparePlatformEntry();
+const startPlatform = (env: Record<string, string> = {}) => startPlatformWith(entry, env);
 
 let tsm = 1_700_000_000;
 const payload = (count: number) =>
@@ -64,10 +71,18 @@ async function publishAtRate(platform: Platform, perSecond: number, seconds: num
   return total / ((Date.now() - started) / 1000);
 }
 
-/** PostgreSQL + external broker: the broker acknowledged, so wait until the store holds them (embedded: it does). */
+/** Messages published to each platform so far (warm-ups included). */
+const published = new WeakMap<Platform, number>();
+
+/**
+ * PostgreSQL + external broker: the broker acknowledged, so wait until the store holds the `total` just published
+ * and all before them (embedded: it does).
+ */
 async function stored(platform: Platform, total: number): Promise<void> {
+  const all = (published.get(platform) ?? 0) + total;
+  published.set(platform, all);
   if (!externalPath) return;
-  while ((await platform.storedMessages()) < total) await sleep(20);
+  while ((await platform.storedMessages()) < all) await sleep(20);
 }
 
 /** Publishes `total` messages in arrays of 10 with at most 50 publishes in flight; answers stored msg/s. */
@@ -94,22 +109,27 @@ async function waitFor(probe: () => Promise<boolean>, timeoutMs: number): Promis
   return false;
 }
 
-async function latencyRun(withHung: boolean): Promise<{ p50: number; p99: number }> {
+/** The healthy endpoint's latency alone, or beside a second endpoint that hangs or that answers too. */
+async function latencyRun(beside: 'nothing' | 'hung' | 'healthy'): Promise<{ p50: number; p99: number }> {
   const platform = await startPlatform();
   const healthy = await receivers.start();
-  const hung = withHung ? await receivers.start(true) : undefined;
+  const second = beside === 'nothing' ? undefined : await receivers.start(beside === 'hung');
   try {
     await platform.api('POST', '/webhooks', { url: healthy.url, events: ['message.stored'] });
-    if (hung) await platform.api('POST', '/webhooks', { url: hung.url, events: ['message.stored'] });
+    if (second) await platform.api('POST', '/webhooks', { url: second.url, events: ['message.stored'] });
+    // A warm-up at the same rate first, not measured: the first seconds of a fresh process are its compiler's.
+    await publishAtRate(platform, rate, warmUpS);
+    await waitFor(async () => (await healthy.events()) >= rate * warmUpS, 60_000);
+    const warm = await healthy.events();
     const sent = rate * windowS;
     await publishAtRate(platform, rate, windowS);
-    await waitFor(async () => (await healthy.events()) >= sent, 60_000);
-    const delays = await healthy.delays();
+    await waitFor(async () => (await healthy.events()) >= warm + sent, 60_000);
+    const delays = (await healthy.delays()).slice(warm);
     return { p50: percentile(delays, 50), p99: percentile(delays, 99) };
   } finally {
     await platform.stop();
     await healthy.close();
-    await hung?.close();
+    await second?.close();
   }
 }
 
@@ -121,18 +141,22 @@ async function ingestRun(withWebhook: boolean): Promise<{ rate: number; behind: 
   try {
     if (withWebhook)
       await platform.api('POST', '/webhooks', { url: sink.url, events: ['message.stored'], batch_max_events: 100, batch_max_wait_ms: 200 });
+    // A warm-up (a quarter of the messages, not measured), as in the latency runs.
+    const warmUp = Math.round(batchedMessages / 4 / 10) * 10;
+    await publishFlat(platform, warmUp);
+    if (withWebhook) await waitFor(async () => (await sink.events()) >= warmUp, 60_000);
     const started = tsm;
     const publishing = publishFlat(platform, batchedMessages);
     const watch = (async () => {
       while (sampling && withWebhook) {
         await sleep(100);
-        behind = Math.max(behind, tsm - started - (await sink.events()));
+        behind = Math.max(behind, tsm - started - ((await sink.events()) - warmUp));
       }
     })();
     const measured = await publishing;
     sampling = false;
     await watch;
-    if (withWebhook) await waitFor(async () => (await sink.events()) >= batchedMessages, 60_000);
+    if (withWebhook) await waitFor(async () => (await sink.events()) >= warmUp + batchedMessages, 60_000);
     return { rate: measured, behind };
   } finally {
     await platform.stop();
@@ -143,14 +167,6 @@ async function ingestRun(withWebhook: boolean): Promise<{ rate: number; behind: 
 async function outageRun(withWebhook: boolean): Promise<{ rate: number; rssMb: number; drainPerS: number }> {
   const platform = await startPlatform({ WEBHOOK_CONCURRENCY: String(outageConcurrency) });
   const sink: Receiver = await receivers.start();
-  let rss = 0;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      rss = Math.max(rss, process.memoryUsage().rss);
-      await sleep(500);
-    }
-  })();
   try {
     if (withWebhook) await platform.api('POST', '/webhooks', { url: sink.url, events: ['message.stored'] });
     await sink.down();
@@ -168,10 +184,8 @@ async function outageRun(withWebhook: boolean): Promise<{ rate: number; rssMb: n
       clearInterval(trace);
       drainPerS = drained ? total / ((performance.now() - back) / 1000) : Number.NaN;
     }
-    return { rate: achieved, rssMb: rss / 2 ** 20, drainPerS };
+    return { rate: achieved, rssMb: platform.peakRssMiB(), drainPerS };
   } finally {
-    sampling = false;
-    await sampler;
     await platform.stop();
     await sink.close();
   }
@@ -184,13 +198,17 @@ const record = (name: string, value: number) => {
 };
 for (let run = 1; run <= runs; run++) {
   if (scenarios.has('latency') || scenarios.has('isolation')) {
-    const alone = await latencyRun(false);
+    const alone = await latencyRun('nothing');
     record('latency p50 ms', alone.p50);
     record('latency p99 ms', alone.p99);
     if (scenarios.has('isolation')) {
-      const beside = await latencyRun(true);
+      const beside = await latencyRun('hung');
       record('beside a hung endpoint p99 ms', beside.p99);
       record('hung/alone p99 ratio', beside.p99 / alone.p99);
+      // What a second endpoint costs by its outbox rows alone, hang or no hang.
+      const pair = await latencyRun('healthy');
+      record('beside a healthy endpoint p99 ms', pair.p99);
+      record('hung/healthy-beside p99 ratio', beside.p99 / pair.p99);
     }
   }
   if (scenarios.has('ingest')) {
@@ -207,16 +225,17 @@ for (let run = 1; run <= runs; run++) {
     record(`outage ${outageS} s: ingest msg/s without webhooks`, without.rate);
     record(`outage ${outageS} s: ingest msg/s receiver down`, down.rate);
     record(`outage ${outageS} s: ingest ratio`, down.rate / without.rate);
-    record(`outage ${outageS} s: highest RSS MB (without)`, without.rssMb);
-    record(`outage ${outageS} s: highest RSS MB (receiver down)`, down.rssMb);
+    record(`outage ${outageS} s: platform's highest RSS MiB (without)`, without.rssMb);
+    record(`outage ${outageS} s: platform's highest RSS MiB (receiver down, drain)`, down.rssMb);
     record(`outage ${outageS} s: drain events/s`, down.drainPerS);
   }
   process.stdout.write(`run ${run}/${runs} done\n`);
 }
 await receivers.stop();
+if (entry.buildDir) rmSync(entry.buildDir, { recursive: true, force: true });
 const path = externalPath ? 'PostgreSQL + external broker' : 'embedded (SQLite + embedded broker)';
 process.stdout.write(
-  `\nbench:webhooks, ${path} (medians of ${runs}, outage of ${outageRuns}; ${rate} msg/s for ${windowS} s; ${batchedMessages} batched messages; outage ${outageS} s at ${outageRate} msg/s, WEBHOOK_CONCURRENCY ${outageConcurrency})\n`,
+  `\nbench:webhooks, ${path}, ${entry.note} (medians of ${runs}, outage of ${outageRuns}; ${rate} msg/s for ${windowS} s; ${batchedMessages} batched messages; outage ${outageS} s at ${outageRate} msg/s, WEBHOOK_CONCURRENCY ${outageConcurrency})\n`,
 );
 for (const [name, values] of Object.entries(results))
   process.stdout.write(`  ${name.padEnd(52)} ${median(values).toFixed(name.includes('ratio') ? 3 : 1)}\n`);

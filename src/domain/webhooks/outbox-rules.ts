@@ -17,9 +17,13 @@ export function rfc3339(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** The last time `eventJson` formatted: a batch's events share their commit time, so it is formatted once. */
+let formatted = { ms: Number.NaN, text: '' };
+
 /** One event as it goes out: its JSON text, `data` spliced in as given (already JSON). */
 export function eventJson(id: string, type: string, timestampMs: number, dataJson: string): string {
-  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(rfc3339(timestampMs))},"data":${dataJson}}`;
+  if (formatted.ms !== timestampMs) formatted = { ms: timestampMs, text: JSON.stringify(rfc3339(timestampMs)) };
+  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"timestamp":${formatted.text},"data":${dataJson}}`;
 }
 
 /** `message.stored`'s data: the stored message as listed (`messageJson`, with deploymentGroupId) plus `seq`. */
