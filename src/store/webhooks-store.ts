@@ -231,22 +231,35 @@ export function webhooksStore(db: Kysely<Schema>, dialect: Dialect) {
         ]);
         return;
       }
-      // SQLite: a statement of fixed text per row, prepared once by whoever runs it (the writer thread keeps them),
-      // with no query built and compiled per row.
-      await writes(
-        records.flatMap(({ attempt: a, outcome }) => [
-          rawStatement(sqliteAttemptInsert, [
-            a.deliveryId,
-            a.endpointId,
-            a.at,
-            a.statusCode,
-            Math.round(a.durationMs),
-            a.error,
-            a.responseExcerpt,
-          ]),
-          rawStatement(sqliteDeliveryOutcome, [outcome.status, outcome.attemptCount, outcome.nextAttemptAt, a.at, a.deliveryId]),
-        ]),
-      );
+      // SQLite: two statements of fixed text, prepared once by whoever runs them (the writer thread keeps them), run
+      // once per row with no query built and compiled per row.
+      const attemptRows = attempts.map((a) => [
+        a.deliveryId,
+        a.endpointId,
+        a.at,
+        a.statusCode,
+        Math.round(a.durationMs),
+        a.error,
+        a.responseExcerpt,
+      ]);
+      const outcomeRows = records.map(({ attempt: a, outcome }) => [
+        outcome.status,
+        outcome.attemptCount,
+        outcome.nextAttemptAt,
+        a.at,
+        a.deliveryId,
+      ]);
+      if (writer) {
+        await writer([
+          { sql: sqliteAttemptInsert, each: attemptRows },
+          { sql: sqliteDeliveryOutcome, each: outcomeRows },
+        ]);
+        return;
+      }
+      await writes([
+        ...attemptRows.map((row) => rawStatement(sqliteAttemptInsert, row)),
+        ...outcomeRows.map((row) => rawStatement(sqliteDeliveryOutcome, row)),
+      ]);
     },
 
     /** A failing endpoint succeeded again: its pending deliveries not held by an attempt are due now. */

@@ -24,8 +24,8 @@ export type WriterResponse =
   | { type: 'ran'; id: number; rows: unknown[][] }
   | { type: 'failed'; id: number; message: string; code: string | undefined };
 
-/** One compiled statement (Kysely's `compile()`): its SQL and its parameters. */
-export interface WriterStatement {
-  sql: string;
-  parameters: readonly unknown[];
-}
+/**
+ * One compiled statement (Kysely's `compile()`): its SQL and its parameters; or one SQL text run once per entry of
+ * `each` (a group of attempt records: the text crosses to the thread once, not once per row).
+ */
+export type WriterStatement = { sql: string; parameters: readonly unknown[] } | { sql: string; each: readonly (readonly unknown[])[] };

@@ -3,7 +3,8 @@ import type { WriterStatement } from './sqlite-writer-protocol.js';
 
 /**
  * Runs compiled statements in one transaction on the writer's connection (sqlite-writer-thread.ts `statements`),
- * each prepared once per SQL text. A statement that returns rows (a `returning` clause, a select) answers them.
+ * each prepared once per SQL text. A statement that returns rows (a `returning` clause, a select) answers them; one
+ * run for each of several parameter lists answers none.
  */
 export function prepareSqliteStatements(connection: SqliteDatabase.Database): (statements: readonly WriterStatement[]) => unknown[][] {
   const prepared = new Map<string, SqliteDatabase.Statement>();
@@ -17,10 +18,14 @@ export function prepareSqliteStatements(connection: SqliteDatabase.Database): (s
     return statement;
   };
   return connection.transaction((statements: readonly WriterStatement[]) =>
-    statements.map(({ sql, parameters }) => {
-      const statement = prepare(sql);
-      if (statement.reader) return statement.all(...parameters);
-      statement.run(...parameters);
+    statements.map((written) => {
+      const statement = prepare(written.sql);
+      if ('each' in written) {
+        for (const parameters of written.each) statement.run(...parameters);
+        return [];
+      }
+      if (statement.reader) return statement.all(...written.parameters);
+      statement.run(...written.parameters);
       return [];
     }),
   );
