@@ -589,7 +589,8 @@ export class WebhookDispatcher implements OutboxHandOff {
   /**
    * Attempts are written in groups: what finished within one turn of the writes goes in one transaction (on SQLite
    * a write on the main connection waits for the ingest writer's lock, so one per attempt would hold the event loop
-   * that often). An attempt's record is in the store before its lane slot is given back.
+   * that often). The lane's slot is given back before the record is written; the delivery's lease keeps it from
+   * being claimed again until then.
    */
   private record(attempt: WebhookAttempt, outcome: AttemptOutcome): Promise<void> {
     return new Promise<void>((resolve, reject) => {
