@@ -25,6 +25,7 @@
 import { rmSync } from 'node:fs';
 import mqtt from 'mqtt';
 import { preparePlatformEntry } from '../lib/node-entry.js';
+import { killAll, killChildrenOnSignal } from '../lib/processes.js';
 import { externalPath, startPlatform as startPlatformWith, type Platform } from './platform.js';
 import { Receivers, type Receiver } from './receivers.js';
 
@@ -196,43 +197,52 @@ const record = (name: string, value: number) => {
   (results[name] ??= []).push(value);
   process.stdout.write(`  ${name}: ${value.toFixed(name.includes('ratio') ? 3 : 1)}\n`);
 };
-for (let run = 1; run <= runs; run++) {
-  if (scenarios.has('latency') || scenarios.has('isolation')) {
-    const alone = await latencyRun('nothing');
-    record('latency p50 ms', alone.p50);
-    record('latency p99 ms', alone.p99);
-    if (scenarios.has('isolation')) {
-      const beside = await latencyRun('hung');
-      record('beside a hung endpoint p99 ms', beside.p99);
-      record('hung/alone p99 ratio', beside.p99 / alone.p99);
-      // What a second endpoint costs by its outbox rows alone, hang or no hang.
-      const pair = await latencyRun('healthy');
-      record('beside a healthy endpoint p99 ms', pair.p99);
-      record('hung/healthy-beside p99 ratio', beside.p99 / pair.p99);
+const removeBuild = async () => {
+  if (entry.buildDir) rmSync(entry.buildDir, { recursive: true, force: true });
+};
+killChildrenOnSignal(removeBuild);
+try {
+  for (let run = 1; run <= runs; run++) {
+    if (scenarios.has('latency') || scenarios.has('isolation')) {
+      const alone = await latencyRun('nothing');
+      record('latency p50 ms', alone.p50);
+      record('latency p99 ms', alone.p99);
+      if (scenarios.has('isolation')) {
+        const beside = await latencyRun('hung');
+        record('beside a hung endpoint p99 ms', beside.p99);
+        record('hung/alone p99 ratio', beside.p99 / alone.p99);
+        // What a second endpoint costs by its outbox rows alone, hang or no hang.
+        const pair = await latencyRun('healthy');
+        record('beside a healthy endpoint p99 ms', pair.p99);
+        record('hung/healthy-beside p99 ratio', beside.p99 / pair.p99);
+      }
     }
+    if (scenarios.has('ingest')) {
+      const without = await ingestRun(false);
+      const withHook = await ingestRun(true);
+      record('ingest msg/s without webhooks', without.rate);
+      record('ingest msg/s with a batch-100 endpoint', withHook.rate);
+      record('ingest ratio', withHook.rate / without.rate);
+      record('most events the receiver was behind', withHook.behind);
+    }
+    if (scenarios.has('outage') && run <= outageRuns) {
+      const without = await outageRun(false);
+      const down = await outageRun(true);
+      record(`outage ${outageS} s: ingest msg/s without webhooks`, without.rate);
+      record(`outage ${outageS} s: ingest msg/s receiver down`, down.rate);
+      record(`outage ${outageS} s: ingest ratio`, down.rate / without.rate);
+      record(`outage ${outageS} s: platform's highest RSS MiB (without)`, without.rssMb);
+      record(`outage ${outageS} s: platform's highest RSS MiB (receiver down, drain)`, down.rssMb);
+      record(`outage ${outageS} s: drain events/s`, down.drainPerS);
+    }
+    process.stdout.write(`run ${run}/${runs} done\n`);
   }
-  if (scenarios.has('ingest')) {
-    const without = await ingestRun(false);
-    const withHook = await ingestRun(true);
-    record('ingest msg/s without webhooks', without.rate);
-    record('ingest msg/s with a batch-100 endpoint', withHook.rate);
-    record('ingest ratio', withHook.rate / without.rate);
-    record('most events the receiver was behind', withHook.behind);
-  }
-  if (scenarios.has('outage') && run <= outageRuns) {
-    const without = await outageRun(false);
-    const down = await outageRun(true);
-    record(`outage ${outageS} s: ingest msg/s without webhooks`, without.rate);
-    record(`outage ${outageS} s: ingest msg/s receiver down`, down.rate);
-    record(`outage ${outageS} s: ingest ratio`, down.rate / without.rate);
-    record(`outage ${outageS} s: platform's highest RSS MiB (without)`, without.rssMb);
-    record(`outage ${outageS} s: platform's highest RSS MiB (receiver down, drain)`, down.rssMb);
-    record(`outage ${outageS} s: drain events/s`, down.drainPerS);
-  }
-  process.stdout.write(`run ${run}/${runs} done\n`);
+} finally {
+  // A run that fails leaves no platform process behind (each one holds a port and a core's worth of threads).
+  await killAll();
+  await receivers.stop();
+  await removeBuild();
 }
-await receivers.stop();
-if (entry.buildDir) rmSync(entry.buildDir, { recursive: true, force: true });
 const path = externalPath ? 'PostgreSQL + external broker' : 'embedded (SQLite + embedded broker)';
 process.stdout.write(
   `\nbench:webhooks, ${path}, ${entry.note} (medians of ${runs}, outage of ${outageRuns}; ${rate} msg/s for ${windowS} s; ${batchedMessages} batched messages; outage ${outageS} s at ${outageRate} msg/s, WEBHOOK_CONCURRENCY ${outageConcurrency})\n`,
