@@ -22,6 +22,7 @@ export async function startPlatformProcess(env: Record<string, string>): Promise
     env: withTestSealingKey({ ...process.env, ...testBootstrap, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killedWithThisProcess(child);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -43,6 +44,22 @@ export async function startPlatformProcess(env: Record<string, string>): Promise
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+const running = new Set<ChildProcess>();
+let killsOnExit = false;
+
+/**
+ * Kills `child` when this test process exits, if it still runs: a test that times out never reaches its `finally`,
+ * and `--test-force-exit` ends the test file's process, not the platforms it started, which would go on holding
+ * their ports and a share of the host for the rest of the run (seen: a platform left by a timed-out test still running
+ * twelve minutes later).
+ */
+function killedWithThisProcess(child: ChildProcess): void {
+  if (!killsOnExit) process.once('exit', () => running.forEach((c) => c.kill('SIGKILL')));
+  killsOnExit = true;
+  running.add(child);
+  child.once('exit', () => running.delete(child));
 }
 
 /**
